@@ -1,0 +1,28 @@
+"""Diagnostics: what the core reports instead of logging."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["Diagnostic", "Severity"]
+
+Severity = Literal["warning", "info"]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One thing a user may want to know about.
+
+    ``code`` is a short stable identifier (``"unknown-construct"``, ``"no-git"``) that the
+    plugins use as their warning subtype, so users can silence it.
+    """
+
+    code: str
+    message: str
+    location: str | None = None
+    severity: Severity = "warning"
+
+    def __str__(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        return f"{where}{self.message} [{self.code}]"

@@ -1,0 +1,42 @@
+"""The discovery ``<link>`` tags of a page's ``<head>``."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+__all__ = ["discovery_tags", "inject_discovery"]
+
+_HEAD_CLOSE = re.compile(rb"</head\s*>", re.IGNORECASE)
+_HEAD_OPEN = re.compile(rb"<head(\s[^>]*)?>", re.IGNORECASE)
+_MARKER = b'rel="agentprose-index"'
+
+
+def discovery_tags(view_url: str, index_url: str | None) -> str:
+    """The ``<link>`` tags that point agents at a page's view and the site index."""
+    tags = [f'<link rel="alternate" type="text/markdown" href="{escape(view_url)}">']
+    if index_url:
+        tags.append(
+            f'<link rel="agentprose-index" type="application/json" href="{escape(index_url)}">'
+        )
+    return "\n".join(tags)
+
+
+def inject_discovery(document: bytes, tags: str) -> bytes | None:
+    """``document`` with ``tags`` added at the end of its ``<head>``, once.
+
+    Returns None when there is nothing to do: the tags are already there (a second
+    run) or the document has no ``<head>``. Works on bytes so that nothing else in
+    the page changes, whatever its encoding.
+    """
+    close = _HEAD_CLOSE.search(document)
+    head = document[: close.start()] if close else document[:4096]
+    if _MARKER in head or b'type="text/markdown"' in head:
+        return None
+    payload = tags.encode("utf-8") + b"\n"
+    if close:
+        return document[: close.start()] + payload + document[close.start() :]
+    opened = _HEAD_OPEN.search(document)
+    if opened:
+        return document[: opened.end()] + b"\n" + payload + document[opened.end() :]
+    return None

@@ -1,0 +1,51 @@
+"""What we know about a page and a site: the records every output is rendered from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Heading", "PageRecord", "SiteRecord"]
+
+
+@dataclass(frozen=True)
+class Heading:
+    """One heading of a page's outline."""
+
+    level: int
+    id: str
+    title: str
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    """One page with its agent view, in the terms of ``agent-view.md``.
+
+    Every URL is absolute. Times are UTC ISO 8601 strings (``2026-03-14T10:30:00Z``).
+    """
+
+    url: str
+    markdown_url: str
+    title: str
+    modified: str
+    markdown: str = ""
+    published: str | None = None
+    authors: tuple[str, ...] = ()
+    summary: str | None = None
+    tags: tuple[str, ...] = ()
+    image: str | None = None
+    lang: str | None = None
+    section: tuple[str, ...] = ()
+    headings: tuple[Heading, ...] = ()
+    prev: str | None = None
+    next: str | None = None
+    in_nav: bool = True
+
+
+@dataclass(frozen=True)
+class SiteRecord:
+    """The site as a whole."""
+
+    name: str
+    url: str
+    description: str | None = None
+    lang: str | None = None

@@ -1,0 +1,44 @@
+"""Writing outputs into the site directory: atomically, and never outside it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import OutputError
+
+__all__ = ["safe_target", "write_atomic"]
+
+
+def safe_target(site_dir: Path, relative: str) -> Path:
+    """``site_dir / relative``, refusing any path that would leave ``site_dir``."""
+    root = site_dir.resolve()
+    target = (root / relative).resolve()
+    if target != root and root not in target.parents:
+        raise OutputError(f"Refusing to write {relative!r}: it is outside {site_dir}.")
+    return target
+
+
+def write_atomic(path: Path, data: str | bytes) -> int:
+    """Write ``data`` to ``path`` through a temporary file and a rename.
+
+    A crash leaves either the old file or the new one, never half of one. Returns the
+    number of bytes written. Raises :class:`OutputError` with the reason on failure.
+    """
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(payload)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise OutputError(f"Could not write {path}: {reason}.") from error
+    return len(payload)

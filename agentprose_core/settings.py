@@ -1,0 +1,140 @@
+"""Every agentprose option, declared once.
+
+The MkDocs config and the Sphinx ``agentprose_*`` values mirror these fields; a test
+keeps the three in step. ``choices`` lists the accepted values of a string option.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from .errors import ConfigError
+
+__all__ = ["ENGINES", "VIEW_LAYOUTS", "Option", "Settings", "options", "settings_from_mapping"]
+
+Engine = Literal["html-to-markdown", "markdownify"]
+ViewLayout = Literal["sibling", "directory", "index-html"]
+ENGINES: tuple[str, ...] = get_args(Engine)
+VIEW_LAYOUTS: tuple[str, ...] = get_args(ViewLayout)
+
+
+def _opt(default: Any, help: str, *, choices: tuple[str, ...] = ()) -> Any:
+    return field(default=default, metadata={"help": help, "choices": choices})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The options of agentprose, with their defaults."""
+
+    enabled: bool = _opt(True, "Turn every agentprose output on or off.")
+    converter: Engine = _opt(
+        "html-to-markdown",
+        "Markdown engine: `html-to-markdown` (fast, Rust) or `markdownify` (pure Python).",
+        choices=ENGINES,
+    )
+    view_layout: ViewLayout = _opt(
+        "sibling",
+        "Where a page's agent view lives: `sibling` (`/a/` -> `/a.md`), "
+        "`directory` (`/a/` -> `/a/index.md`) or `index-html` (`/a/` -> `/a/index.html.md`).",
+        choices=VIEW_LAYOUTS,
+    )
+    content_selector: str | None = _opt(
+        None, "CSS selector of the main content in a built page (for `agentprose build`)."
+    )
+    exclude: tuple[str, ...] = _opt(
+        (), "Glob patterns of pages to leave out of every output (source paths or page paths)."
+    )
+    index: bool = _opt(True, "Write `agentprose.json` at the site root.")
+    index_markdown: bool = _opt(
+        True, "Put each page's full Markdown into `agentprose.json` (`markdown_url` stays)."
+    )
+    llms_txt: bool = _opt(True, "Write `llms.txt` at the site root.")
+    llms_full_txt: bool = _opt(True, "Write `llms-full.txt` at the site root.")
+    discovery_links: bool = _opt(
+        True, "Add the `<link>` tags for the agent view and the index to every page's head."
+    )
+    site_description: str | None = _opt(
+        None, "Site description for `llms.txt` and the index, when the build tool has none."
+    )
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option as the plugins and the docs see it."""
+
+    name: str
+    type: Any
+    default: Any
+    help: str
+    choices: tuple[str, ...]
+
+
+def options() -> tuple[Option, ...]:
+    """Every option of :class:`Settings`, in declaration order."""
+    hints = {f.name: f.type for f in dataclasses.fields(Settings)}
+    return tuple(
+        Option(
+            name=f.name,
+            type=hints[f.name],
+            default=f.default,
+            help=f.metadata["help"],
+            choices=f.metadata["choices"],
+        )
+        for f in dataclasses.fields(Settings)
+    )
+
+
+_KIND: dict[str, type | tuple[type, ...]] = {
+    "enabled": bool,
+    "converter": str,
+    "view_layout": str,
+    "content_selector": (str, type(None)),
+    "exclude": (list, tuple),
+    "index": bool,
+    "index_markdown": bool,
+    "llms_txt": bool,
+    "llms_full_txt": bool,
+    "discovery_links": bool,
+    "site_description": (str, type(None)),
+}
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {bool: "true or false", str: "a string", list: "a list of strings"}
+    return " or ".join(names.get(k, "nothing") for k in kinds if k is not tuple)
+
+
+def _check(name: str, value: Any) -> Any:
+    kind = _KIND[name]
+    if not isinstance(value, kind):
+        raise ConfigError(f"agentprose option '{name}' must be {_kind_name(kind)}, not {value!r}.")
+    choices = next(o.choices for o in options() if o.name == name)
+    if choices and value not in choices:
+        allowed = ", ".join(repr(c) for c in choices)
+        raise ConfigError(f"agentprose option '{name}' must be one of {allowed}, not {value!r}.")
+    if name == "exclude":
+        if not all(isinstance(p, str) for p in value):
+            raise ConfigError(f"agentprose option 'exclude' must be a list of strings: {value!r}.")
+        return tuple(value)
+    return value
+
+
+def settings_from_mapping(values: Mapping[str, Any]) -> Settings:
+    """Validate user-given option values and build :class:`Settings`.
+
+    Unknown names and wrong types raise :class:`ConfigError` with a message that says
+    what to change.
+    """
+    known = set(_KIND)
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ConfigError(
+            f"Unknown agentprose option(s): {', '.join(unknown)}. "
+            f"Known options: {', '.join(sorted(known))}."
+        )
+    checked = {name: _check(name, value) for name, value in values.items()}
+    return Settings(**checked)

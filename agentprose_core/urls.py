@@ -1,0 +1,129 @@
+"""Page URLs, agent-view URLs and the site's origin.
+
+All functions take and return strings; nothing here touches the file system.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
+
+from .errors import InputError
+
+__all__ = [
+    "INDEX_NAMES",
+    "base_url_of",
+    "is_on_site",
+    "output_path",
+    "page_key",
+    "resolve",
+    "unsafe_scheme",
+    "view_url",
+]
+
+INDEX_NAMES = ("index.html", "index.htm")
+_UNSAFE_SCHEMES = ("javascript", "data", "vbscript", "file")
+
+
+def base_url_of(url: str) -> str:
+    """Check a site's base URL and return it with exactly one trailing slash.
+
+    Raises :class:`InputError` when it is not an absolute http(s) URL.
+    """
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise InputError(
+            f"The site URL must be absolute, like https://example.com/docs/ (got {url!r})."
+        )
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return urlunsplit((parts.scheme, parts.netloc.lower(), path, "", ""))
+
+
+def view_url(page_url: str, base_url: str, layout: str = "sibling") -> str:
+    """The agent-view URL of a page URL under one of the three layouts.
+
+    The site's root page keeps its view inside the site (``/docs/`` -> ``/docs/index.md``).
+
+    >>> view_url("https://x.org/tide-pools/", "https://x.org/")
+    'https://x.org/tide-pools.md'
+    >>> view_url("https://x.org/guide/install.html", "https://x.org/")
+    'https://x.org/guide/install.md'
+    >>> view_url("https://x.org/docs/", "https://x.org/docs/")
+    'https://x.org/docs/index.md'
+    """
+    parts = urlsplit(page_url)
+    path = parts.path or "/"
+    root = page_key(page_url) == page_key(base_url)
+    if path.endswith("/"):
+        directory = path
+        stem = None
+    else:
+        directory, name = path.rsplit("/", 1)
+        directory += "/"
+        stem = name
+        if name in INDEX_NAMES:
+            stem = None
+    if layout == "sibling":
+        if stem is None:
+            new = directory + "index.md" if root else directory.rstrip("/") + ".md"
+        else:
+            new = directory + posixpath.splitext(stem)[0] + ".md"
+    elif layout == "directory":
+        new = directory + ("index.md" if stem is None else posixpath.splitext(stem)[0] + ".md")
+    else:  # index-html: llmstxt.org's proposal, the page's file name plus ".md"
+        new = directory + ("index.html.md" if stem is None else stem + ".md")
+    return urlunsplit((parts.scheme, parts.netloc, new, "", ""))
+
+
+def page_key(url: str) -> str:
+    """A URL reduced to what identifies a page: no query, fragment or ``index.html``.
+
+    Percent-encoding is normalized so that ``/caf%C3%A9/`` and ``/café/`` are one page.
+    """
+    parts = urlsplit(url)
+    path = quote(unquote(parts.path or "/"), safe="/:@!$&'()*+,;=-._~")
+    for name in INDEX_NAMES:
+        if path.endswith("/" + name):
+            path = path[: -len(name)]
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
+
+
+def resolve(href: str, page_url: str) -> str:
+    """An href as an absolute URL, relative to the page it appears on."""
+    return urljoin(page_url, href.strip())
+
+
+def unsafe_scheme(href: str) -> bool:
+    """True for ``javascript:``, ``data:`` and similar URLs that must never be links."""
+    scheme = href.strip().split(":", 1)[0].lower() if ":" in href else ""
+    scheme = "".join(scheme.split())
+    return scheme in _UNSAFE_SCHEMES
+
+
+def is_on_site(url: str, base_url: str) -> bool:
+    """True when ``url`` is on the site's origin and under its base path."""
+    parts, base = urlsplit(url), urlsplit(base_url)
+    if (parts.scheme, parts.netloc.lower()) != (base.scheme, base.netloc.lower()):
+        return False
+    path = posixpath.normpath(unquote(parts.path or "/"))
+    if parts.path.endswith("/") and not path.endswith("/"):
+        path += "/"
+    return (path + "/").startswith(unquote(base.path)) or path + "/" == unquote(base.path)
+
+
+def output_path(url: str, base_url: str) -> str:
+    """The file path, relative to the site directory, that serves ``url``.
+
+    Raises :class:`InputError` when the URL is not under the base URL or would
+    escape the site directory.
+    """
+    if not is_on_site(url, base_url):
+        raise InputError(f"{url} is not under the site URL {base_url}.")
+    path = unquote(urlsplit(url).path)
+    rel = path[len(unquote(urlsplit(base_url).path)) :]
+    if rel == "" or rel.endswith("/"):
+        rel += "index.html"
+    normal = posixpath.normpath(rel)
+    if normal.startswith(("../", "/")) or normal in ("..", "."):
+        raise InputError(f"{url} would be written outside the site directory.")
+    return normal
