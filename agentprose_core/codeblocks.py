@@ -1,0 +1,157 @@
+"""Code blocks and math: recognized in theme markup, rendered by us, byte-exact.
+
+Themes wrap code in many ways (``div.highlight-python``, ``div.language-python``,
+``pre > code.language-python``, ``data-lang``, Pygments line-number tables). We find
+the language and the plain text, drop line numbers, and hand the engine a placeholder
+for a fence we write ourselves, longer than any backtick run inside the code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from lxml import html
+
+from .placeholders import Placeholders
+from .tree import classes, new_element, replace, select, unwrap
+
+__all__ = ["code_text", "fence", "language_of", "replace_code_blocks", "replace_math"]
+
+_LANG_CLASS = re.compile(r"^(?:language|lang|highlight|sourceCode)-([\w+#.-]+)$")
+_NO_LANGUAGE = frozenset({"none", "text", "plain", "plaintext", "nohighlight", "default"})
+_ALIASES = {"python3": "python", "py": "python", "sh": "bash", "shell": "bash", "ipython3": "ipython"}
+_LINE_NUMBERS = (
+    ".linenos", ".lineno", ".linenodiv", "td.linenos", "span.ln", ".line-number", "button",
+    ".md-annotation__index",
+)
+_ANCESTORS_TO_SEARCH = 3
+
+
+def _from_element(element: html.HtmlElement) -> str | None:
+    lang = element.get("data-lang") or element.get("data-language")
+    if lang:
+        return lang
+    for cls in classes(element):
+        match = _LANG_CLASS.match(cls)
+        if match:
+            return match.group(1)
+    return None
+
+
+def _clean_language(lang: str | None) -> str | None:
+    if not lang:
+        return None
+    lang = lang.strip().lower()
+    if lang in _NO_LANGUAGE:
+        return None
+    return _ALIASES.get(lang, lang)
+
+
+def language_of(pre: html.HtmlElement) -> str | None:
+    """The language of a ``<pre>`` block, from itself, its ``<code>`` or its wrappers."""
+    candidates: list[html.HtmlElement] = [pre]
+    code = pre.find("code")
+    if code is not None:
+        candidates.insert(0, code)
+    parent = pre.getparent()
+    for _ in range(_ANCESTORS_TO_SEARCH):
+        if parent is None:
+            break
+        candidates.append(parent)
+        parent = parent.getparent()
+    for element in candidates:
+        lang = _from_element(element)
+        if lang is not None:
+            return _clean_language(lang)
+    return None
+
+
+def fence(code: str, language: str | None) -> str:
+    """A fenced code block whose fence is longer than any backtick run in ``code``."""
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    marks = "`" * max(3, longest + 1)
+    return f"{marks}{language or ''}\n{code}\n{marks}"
+
+
+def code_text(pre: html.HtmlElement) -> str:
+    """The plain text of a code block, without line numbers or buttons."""
+    for selector in _LINE_NUMBERS:
+        for element in select(pre, selector):
+            element.drop_tree()
+    for br in pre.iter("br"):
+        br.tail = "\n" + (br.tail or "")
+    text = "".join(pre.itertext())
+    return text.strip("\n").replace("\r\n", "\n")
+
+
+def _block_to_replace(pre: html.HtmlElement) -> html.HtmlElement:
+    """The element a code block stands in: a line-number table, else the ``<pre>``."""
+    element: html.HtmlElement | None = pre
+    while element is not None:
+        if element.tag == "table" and "highlighttable" in classes(element):
+            return element
+        element = element.getparent()
+    return pre
+
+
+def _code_blocks(root: html.HtmlElement) -> Iterator[html.HtmlElement]:
+    # Line-number tables hold two <pre>: one of numbers, one of code.
+    for pre in list(root.iter("pre")):
+        if pre.getparent() is not None and pre.xpath("ancestor::td[contains(@class,'linenos')]"):
+            continue
+        if pre.xpath("ancestor::pre"):
+            continue
+        yield pre
+
+
+def replace_code_blocks(
+    root: html.HtmlElement,
+    placeholders: Placeholders,
+    *,
+    languages: Iterator[str | None] | None = None,
+) -> int:
+    """Swap every code block for a placeholder paragraph. Returns how many there were.
+
+    ``languages`` gives, in document order, the language of each block as the page's
+    source wrote it: it fills in what the theme left out of the HTML.
+    """
+    count = 0
+    for pre in _code_blocks(root):
+        hint = next(languages, None) if languages is not None else None
+        language = language_of(pre) or _clean_language(hint)
+        target = _block_to_replace(pre)
+        text = code_text(pre)
+        replace(target, new_element("p", placeholders.block(fence(text, language))))
+        count += 1
+    return count
+
+
+_MATH_INLINE = ("span.arithmatex", "span.math", "span.katex", "span.MathJax_Preview", "math")
+_MATH_BLOCK = ("div.arithmatex", "div.math", "div.katex-display", "div.math-display")
+
+
+def _tex_of(element: html.HtmlElement, *, display: bool) -> str:
+    annotation = element.xpath(".//*[local-name()='annotation'][@encoding='application/x-tex']")
+    if annotation:
+        tex = (annotation[0].text or "").strip()
+        return f"$${tex}$$" if display else f"${tex}$"
+    if element.tag == "math" and element.get("alttext"):
+        tex = element.get("alttext", "")
+        return f"$${tex}$$" if display else f"${tex}$"
+    for extra in select(element, "a.headerlink, span.eqno"):
+        extra.drop_tree()
+    return "".join(element.itertext()).strip()
+
+
+def replace_math(root: html.HtmlElement, placeholders: Placeholders) -> None:
+    """Keep math as the TeX the author wrote, out of reach of Markdown escaping."""
+    for selector in _MATH_BLOCK:
+        for element in select(root, selector):
+            tex = _tex_of(element, display=True)
+            replace(element, new_element("p", placeholders.block(tex)))
+    for selector in _MATH_INLINE:
+        for element in select(root, selector):
+            if element.getparent() is None:
+                continue
+            unwrap(element, placeholders.inline(_tex_of(element, display=False)))

@@ -1,0 +1,172 @@
+"""Content HTML to Markdown: normalize, then an engine, then our finishing rules.
+
+:func:`convert_fragment` is a pure function of picklable values, so callers can run it
+in worker processes and cache it by a hash of its inputs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from lxml import html
+
+from .diagnostics import Diagnostic
+from .model import Heading
+from .normalize import normalize
+from .placeholders import splice
+from .settings import Settings
+
+__all__ = ["Conversion", "available_engine", "convert_element", "convert_fragment"]
+
+Engine = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """A page's Markdown body, its outline and what to tell the user."""
+
+    markdown: str
+    headings: tuple[Heading, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def _html_to_markdown_engine() -> Engine:
+    import html_to_markdown
+
+    options = html_to_markdown.ConversionOptions(
+        heading_style="atx",
+        bullets="-",
+        list_indent_width=2,
+        escape_asterisks=False,
+        escape_underscores=False,
+        escape_misc=False,
+        autolinks=False,
+        expand_abbreviations=False,
+        include_blockquote_citations=False,
+        extract_metadata=False,
+        newline_style="backslash",
+        code_block_style="backticks",
+        hidden_content="all",
+        whitespace_mode="normalized",
+        highlight_style="double_equal",
+        # No Markdown syntax for these that GitHub renders; inline HTML reads fine.
+        preserve_tags=["sub", "sup"],
+    )
+
+    def run(document: str) -> str:
+        return str(html_to_markdown.convert(document, options).content)
+
+    return run
+
+
+def _markdownify_engine() -> Engine:
+    import markdownify
+
+    class _Converter(markdownify.MarkdownConverter):  # type: ignore[misc]
+        def convert_td(self, el: Any, text: str, parent_tags: Any) -> str:
+            return str(super().convert_td(el, text.replace("|", "\\|"), parent_tags))
+
+        def convert_th(self, el: Any, text: str, parent_tags: Any) -> str:
+            return str(super().convert_th(el, text.replace("|", "\\|"), parent_tags))
+
+        def convert_mark(self, el: Any, text: str, parent_tags: Any) -> str:
+            return f"=={text}==" if text.strip() else text
+
+        def convert_sub(self, el: Any, text: str, parent_tags: Any) -> str:
+            return f"<sub>{text}</sub>" if text.strip() else text
+
+        def convert_sup(self, el: Any, text: str, parent_tags: Any) -> str:
+            return f"<sup>{text}</sup>" if text.strip() else text
+
+    converter = _Converter(
+        heading_style="ATX",
+        bullets="-",
+        escape_asterisks=False,
+        escape_underscores=False,
+        escape_misc=False,
+        autolinks=False,
+        newline_style="BACKSLASH",
+        table_infer_header=True,
+        strip=["abbr"],
+    )
+
+    def run(document: str) -> str:
+        return str(converter.convert(document))
+
+    return run
+
+
+@lru_cache(maxsize=None)
+def _engine(name: str) -> tuple[Engine, tuple[Diagnostic, ...]]:
+    if name == "html-to-markdown":
+        try:
+            return _html_to_markdown_engine(), ()
+        except ImportError as error:
+            note = Diagnostic(
+                "engine-fallback",
+                f"html-to-markdown cannot be imported ({error}); using markdownify, which is "
+                "slower. Install html-to-markdown (Python 3.11+) for the fast engine.",
+            )
+            return _markdownify_engine(), (note,)
+    return _markdownify_engine(), ()
+
+
+def available_engine(name: str) -> tuple[str, tuple[Diagnostic, ...]]:
+    """The engine that ``name`` really gets here, and the warning if it fell back."""
+    _, notes = _engine(name)
+    return ("markdownify" if notes else name), notes
+
+
+_BLANK_RUNS = re.compile(r"\n{3,}")
+_TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
+
+
+def _finish(markdown: str) -> str:
+    markdown = markdown.replace("\r\n", "\n").replace("\u00a0", " ")
+    markdown = _TRAILING.sub("", markdown)
+    markdown = _BLANK_RUNS.sub("\n\n", markdown)
+    return markdown.strip("\n") + "\n" if markdown.strip() else ""
+
+
+def convert_element(
+    root: html.HtmlElement,
+    *,
+    page_url: str,
+    site_map: Mapping[str, str],
+    settings: Settings,
+    code_languages: Iterable[str | None] = (),
+) -> Conversion:
+    """Convert a parsed content element (changed in place) to Markdown."""
+    normalized = normalize(
+        root, page_url=page_url, site_map=site_map, code_languages=code_languages
+    )
+    engine, notes = _engine(settings.converter)
+    document = html.tostring(normalized.root, encoding="unicode")
+    markdown = splice(_finish(engine(document)), normalized.placeholders)
+    return Conversion(
+        markdown=_finish(markdown),
+        headings=normalized.headings,
+        diagnostics=notes + tuple(normalized.diagnostics),
+    )
+
+
+def convert_fragment(
+    fragment: str,
+    *,
+    page_url: str,
+    site_map: Mapping[str, str],
+    settings: Settings,
+    code_languages: tuple[str | None, ...] = (),
+) -> Conversion:
+    """Convert the content HTML a build tool holds for one page to Markdown."""
+    if not fragment.strip():
+        return Conversion(markdown="", headings=())
+    root = html.fragment_fromstring(fragment, create_parent="div")
+    return convert_element(
+        root, page_url=page_url, site_map=site_map, settings=settings,
+        code_languages=code_languages,
+    )

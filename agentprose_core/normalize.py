@@ -1,0 +1,178 @@
+"""The docs rules on an lxml tree: theme markup in, plain semantic HTML out.
+
+Both Markdown engines get the same normalized tree, so every rule here holds for
+both: chrome and hidden content dropped, widgets rewritten, code and math kept
+byte-exact through placeholders, links absolute and pointed at agent views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from lxml import html
+
+from . import urls
+from .codeblocks import replace_code_blocks, replace_math
+from .diagnostics import Diagnostic
+from .model import Heading
+from .placeholders import Placeholders
+from .tables import rewrite_tables
+from .tree import select, text_of, unwrap
+from .widgets import (
+    rewrite_admonitions,
+    rewrite_definition_lists,
+    rewrite_footnotes,
+    rewrite_tabs,
+    rewrite_task_lists,
+)
+
+__all__ = ["DROP_SELECTORS", "Normalized", "normalize"]
+
+# Never content, wherever it appears inside the main content.
+DROP_SELECTORS = (
+    "script", "style", "noscript", "template", "link", "meta", "button", "svg",
+    "[data-ignore]", ".agentprose-ignore", "[aria-hidden=true]",
+    "a.headerlink", "a.anchor", "a.hash-link", "a.md-content__button", ".md-source-file",
+    ".md-clipboard", ".copybutton", ".edit-this-page", ".view-this-page", ".back-to-top",
+    "form", "nav", "select", "textarea",
+    "input:not([type=checkbox])",
+)
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+@dataclass
+class Normalized:
+    """A normalized tree, the placeholders it holds, and what we learned on the way."""
+
+    root: html.HtmlElement
+    placeholders: Placeholders
+    headings: tuple[Heading, ...] = ()
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def _is_tab_panel(element: html.HtmlElement) -> bool:
+    return element.get("role") == "tabpanel" or bool(
+        element.xpath("ancestor-or-self::*[contains(concat(' ', @class, ' '), ' tabbed-')]")
+    )
+
+
+def _drop_hidden(root: html.HtmlElement) -> None:
+    # Tab panels and collapsed <details> are content a reader reaches with a click.
+    for element in select(root, "[hidden]"):
+        if element.getparent() is None or _is_tab_panel(element):
+            continue
+        if element.xpath("ancestor::details"):
+            continue
+        element.drop_tree()
+
+
+def drop_chrome(root: html.HtmlElement) -> None:
+    """Remove comments, scripts, buttons, permalinks, hidden and ignored parts."""
+    for comment in root.xpath(".//comment() | .//processing-instruction()"):
+        if comment.getparent() is not None:
+            comment.drop_tree()
+    _drop_hidden(root)
+    for selector in DROP_SELECTORS:
+        for element in select(root, selector):
+            if element is not root and element.getparent() is not None:
+                element.drop_tree()
+
+
+def _rewrite_links(
+    root: html.HtmlElement, page_url: str, site_map: Mapping[str, str]
+) -> None:
+    for link in list(root.iter("a")):
+        href = link.get("href")
+        if href is None:
+            link.drop_tag()
+            continue
+        if urls.unsafe_scheme(href):
+            link.drop_tag()
+            continue
+        absolute = urls.resolve(href, page_url)
+        target, _, fragment = absolute.partition("#")
+        view = site_map.get(urls.page_key(target))
+        if view is not None:
+            absolute = view + ("#" + fragment if fragment else "")
+        link.attrib.clear()
+        link.set("href", absolute)
+
+
+def _rewrite_images(root: html.HtmlElement, page_url: str) -> None:
+    for image in list(root.iter("img")):
+        classes = (image.get("class") or "").split()
+        if {"twemoji", "emojione", "emoji", "gemoji"} & set(classes):
+            unwrap(image, image.get("alt") or "")
+            continue
+        src = image.get("src") or image.get("data-src")
+        if not src or urls.unsafe_scheme(src):
+            unwrap(image, image.get("alt") or "")
+            continue
+        alt = image.get("alt") or ""
+        image.attrib.clear()
+        image.set("src", urls.resolve(src, page_url))
+        image.set("alt", alt)
+
+
+def _heading_id(heading: html.HtmlElement) -> str:
+    own = heading.get("id")
+    if own:
+        return own
+    for anchor in heading.iter("a"):
+        href = anchor.get("href") or ""
+        if href.startswith("#") and len(href) > 1:
+            return href[1:]
+    parent = heading.getparent()
+    if parent is not None and parent.tag in ("section", "div") and parent.get("id"):
+        return str(parent.get("id"))
+    return ""
+
+
+def _outline(root: html.HtmlElement) -> tuple[Heading, ...]:
+    found = []
+    for heading in root.iter(*_HEADINGS):
+        ident = _heading_id(heading)
+        for anchor in select(heading, "a.headerlink, a.anchor, a.hash-link"):
+            anchor.drop_tree()
+        title = text_of(heading).strip("¶ ").strip()
+        if title:
+            found.append(Heading(level=int(str(heading.tag)[1]), id=ident, title=title))
+    return tuple(found)
+
+
+def _drop_permalink_marks(root: html.HtmlElement) -> None:
+    for heading in root.iter(*_HEADINGS):
+        for anchor in heading.iter("a"):
+            if text_of(anchor) in ("¶", "#", "§", "🔗", "") and anchor.get("href", "").startswith("#"):
+                anchor.drop_tree()
+
+
+def normalize(
+    root: html.HtmlElement,
+    *,
+    page_url: str,
+    site_map: Mapping[str, str],
+    code_languages: Iterable[str | None] = (),
+) -> Normalized:
+    """Apply every docs rule to ``root`` in place.
+
+    ``site_map`` maps :func:`urls.page_key` of each page to its agent-view URL;
+    ``code_languages`` optionally gives, in order, the languages the page's source
+    wrote on its code blocks, for themes that drop them from the HTML.
+    """
+    placeholders = Placeholders()
+    rewrite_tabs(root)  # before the chrome goes: sphinx-tabs labels are <button>s
+    drop_chrome(root)
+    _drop_permalink_marks(root)
+    headings = _outline(root)
+    rewrite_admonitions(root)
+    replace_math(root, placeholders)
+    rewrite_footnotes(root, placeholders)
+    _rewrite_links(root, page_url, site_map)
+    _rewrite_images(root, page_url)
+    rewrite_task_lists(root)
+    rewrite_tables(root, placeholders)
+    replace_code_blocks(root, placeholders, languages=iter(code_languages))
+    rewrite_definition_lists(root)
+    return Normalized(root=root, placeholders=placeholders, headings=headings)

@@ -1,0 +1,111 @@
+"""Tables: pipe tables where Markdown can hold them, clean HTML where it cannot.
+
+A GitHub pipe table holds one line of inline content per cell and no spans. Tables
+with spans or block content (lists, several paragraphs, code) stay HTML with only
+the structural attributes, one row per line, so they stay readable and lose nothing.
+"""
+
+from __future__ import annotations
+
+from lxml import etree, html
+
+from .codeblocks import code_text
+from .placeholders import Placeholders
+from .tree import BLOCK_TAGS, new_element, replace
+
+__all__ = ["rewrite_tables"]
+
+_KEPT_ATTRIBUTES = frozenset({"colspan", "rowspan", "href", "src", "alt", "title"})
+_INLINE_WRAPPERS = frozenset({"p", "div", "span"})
+
+
+def _cells(table: html.HtmlElement) -> list[html.HtmlElement]:
+    return [cell for cell in table.iter("td", "th") if _owner(cell) is table]
+
+
+def _owner(cell: html.HtmlElement) -> html.HtmlElement | None:
+    element = cell.getparent()
+    while element is not None and element.tag != "table":
+        element = element.getparent()
+    return element
+
+
+def _flatten_cell(cell: html.HtmlElement) -> bool:
+    """Reduce a cell to inline content when it holds one paragraph; False if it cannot."""
+    while len(cell) == 1 and cell[0].tag in _INLINE_WRAPPERS and not (cell.text or "").strip():
+        only = cell[0]
+        if (only.tail or "").strip():
+            break
+        only.drop_tag()
+    return not any(el.tag in BLOCK_TAGS or el.tag == "br" for el in cell.iterdescendants())
+
+
+def _is_pipe_table(table: html.HtmlElement) -> bool:
+    if table.xpath(".//table"):
+        return False
+    cells = _cells(table)
+    if any(int(cell.get("colspan", "1") or 1) > 1 for cell in cells):
+        return False
+    if any(int(cell.get("rowspan", "1") or 1) > 1 for cell in cells):
+        return False
+    return all(_flatten_cell(cell) for cell in cells)
+
+
+def _clean_html(table: html.HtmlElement) -> str:
+    for pre in table.iter("pre"):
+        text = code_text(pre)
+        pre.clear()
+        pre.append(new_element("code", text))
+    for element in table.iter():
+        if not isinstance(element.tag, str):
+            continue
+        for name in list(element.attrib):
+            if name not in _KEPT_ATTRIBUTES:
+                del element.attrib[name]
+    for group in table.iter("colgroup"):
+        group.drop_tree()
+    for row in table.iter("tr"):
+        row.tail = "\n"
+        for cell in row:
+            cell.tail = None
+        row.text = None
+    for section in table.iter("thead", "tbody", "tfoot"):
+        section.text = "\n"
+        section.tail = "\n"
+    table.text = "\n"
+    table.tail = None
+    markup: str = etree.tostring(table, encoding="unicode", method="html")
+    return "\n".join(line for line in markup.split("\n") if line.strip())
+
+
+def rewrite_tables(root: html.HtmlElement, placeholders: Placeholders) -> int:
+    """Leave pipe-able tables to the engine and turn the others into clean HTML.
+
+    Returns the number of tables kept as HTML.
+    """
+    kept = 0
+    for table in reversed(list(root.iter("table"))):
+        if table.getparent() is None or "highlighttable" in (table.get("class") or ""):
+            continue
+        if _is_pipe_table(table):
+            _header_first(table)
+            continue
+        token = placeholders.block(_clean_html(table))
+        replace(table, new_element("p", token))
+        kept += 1
+    return kept
+
+
+def _header_first(table: html.HtmlElement) -> None:
+    """Give the table a ``<thead>`` when its first row is all header cells."""
+    if table.find("thead") is not None:
+        return
+    rows = list(table.iter("tr"))
+    if rows and all(cell.tag == "th" for cell in rows[0]):
+        head = new_element("thead")
+        first = rows[0]
+        parent = first.getparent()
+        if parent is not None:
+            parent.remove(first)
+        head.append(first)
+        table.insert(0, head)

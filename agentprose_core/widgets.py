@@ -1,0 +1,194 @@
+"""Theme widgets turned into plain semantic HTML the engines render the same way.
+
+Admonitions and collapsible ``details`` become blockquotes that start with
+``**Type: Title**``; content tabs become a labelled sequence; footnotes become
+``[^n]`` markers and definitions; definition lists a bold term and its text.
+"""
+
+from __future__ import annotations
+
+from lxml import html
+
+from .placeholders import Placeholders
+from .tree import as_blocks, classes, new_element, replace, select, text_of, unwrap
+
+__all__ = [
+    "ADMONITION_TYPES",
+    "rewrite_admonitions",
+    "rewrite_definition_lists",
+    "rewrite_footnotes",
+    "rewrite_tabs",
+    "rewrite_task_lists",
+]
+
+ADMONITION_TYPES = (
+    "note", "abstract", "summary", "tldr", "info", "todo", "tip", "hint", "important",
+    "success", "check", "done", "question", "help", "faq", "warning", "caution", "attention",
+    "failure", "fail", "missing", "danger", "error", "bug", "example", "quote", "cite",
+    "seealso", "admonition-todo",
+)
+_LABELS = {"seealso": "See also", "admonition-todo": "Todo", "tldr": "TL;DR", "faq": "FAQ"}
+_TITLE_SELECTOR = "p.admonition-title, div.admonition-title, p.topic-title, summary"
+
+
+def _admonition_type(element: html.HtmlElement) -> str | None:
+    for cls in classes(element):
+        if cls in ADMONITION_TYPES:
+            return _LABELS.get(cls, cls.capitalize())
+    return None
+
+
+def _heading_text(kind: str | None, title: str) -> str:
+    if not kind:
+        return title
+    if not title or title.casefold() == kind.casefold():
+        return kind
+    return f"{kind}: {title}"
+
+
+def _as_blockquote(element: html.HtmlElement, *, kind: str | None) -> None:
+    title_element = next(
+        (child for child in element if child in select(element, _TITLE_SELECTOR)), None
+    )
+    title = text_of(title_element) if title_element is not None else ""
+    if title_element is not None:
+        title_element.drop_tree()
+    quote = new_element("blockquote")
+    label = _heading_text(kind, title)
+    if label:
+        paragraph = new_element("p")
+        paragraph.append(new_element("strong", label))
+        quote.append(paragraph)
+    quote.extend(as_blocks(element))
+    replace(element, quote)
+
+
+def rewrite_admonitions(root: html.HtmlElement) -> None:
+    """Admonitions (MkDocs, Material, Sphinx) and ``details`` as titled blockquotes."""
+    # Innermost first, so that nested admonitions nest as blockquotes.
+    candidates = select(root, "div.admonition, aside.admonition, details, div.topic")
+    for element in reversed(candidates):
+        kind = _admonition_type(element)
+        if kind is None and element.tag == "details":
+            kind = None
+        _as_blockquote(element, kind=kind)
+
+
+def _material_tabs(root: html.HtmlElement) -> None:
+    for tab_set in select(root, "div.tabbed-set"):
+        labels = [text_of(label) for label in select(tab_set, "label")]
+        blocks = select(tab_set, "div.tabbed-block") or [
+            child for child in tab_set if "tabbed-content" in classes(child)
+        ]
+        _labelled_sequence(tab_set, labels, blocks)
+
+
+def _sphinx_design_tabs(root: html.HtmlElement) -> None:
+    for tab_set in select(root, "div.sd-tab-set"):
+        labels = [text_of(label) for label in tab_set if "sd-tab-label" in classes(label)]
+        blocks = [child for child in tab_set if "sd-tab-content" in classes(child)]
+        _labelled_sequence(tab_set, labels, blocks)
+
+
+def _sphinx_tabs(root: html.HtmlElement) -> None:
+    for tab_set in select(root, "div.sphinx-tabs"):
+        labels = [text_of(tab) for tab in select(tab_set, "[role=tab]")]
+        blocks = select(tab_set, "[role=tabpanel]")
+        _labelled_sequence(tab_set, labels, blocks)
+
+
+def _labelled_sequence(
+    tab_set: html.HtmlElement, labels: list[str], blocks: list[html.HtmlElement]
+) -> None:
+    if len(labels) != len(blocks):
+        return  # not the markup we know: leave it to the generic rules, text kept
+    sequence = new_element("div")
+    for label, block in zip(labels, blocks):
+        paragraph = new_element("p")
+        paragraph.append(new_element("strong", label))
+        sequence.append(paragraph)
+        block.attrib.pop("hidden", None)
+        sequence.append(block)
+    replace(tab_set, sequence)
+
+
+def rewrite_tabs(root: html.HtmlElement) -> None:
+    """Content tabs (Material, sphinx-design, sphinx-tabs): each label, then its panel."""
+    _material_tabs(root)
+    _sphinx_design_tabs(root)
+    _sphinx_tabs(root)
+
+
+def _footnote_label(text: str) -> str:
+    return "".join(text.split()).strip("[]") or "?"
+
+
+def rewrite_footnotes(root: html.HtmlElement, placeholders: Placeholders) -> None:
+    """Footnote markers as ``[^n]`` and their notes as ``[^n]: text`` paragraphs."""
+    refs = "sup > a.footnote-ref, a.footnote-reference, a[role=doc-noteref]"
+    for ref in select(root, refs):
+        marker = placeholders.inline(f"[^{_footnote_label(text_of(ref))}]")
+        holder = ref.getparent()
+        if holder is not None and holder.tag == "sup" and len(holder) == 1:
+            unwrap(holder, marker)
+        else:
+            unwrap(ref, marker)
+    for container in select(root, "div.footnote"):  # Python-Markdown
+        notes = [(_footnote_label(item.get("id", "").split(":")[-1]), item)
+                 for item in select(container, "ol > li")]
+        _footnote_definitions(container, notes, placeholders)
+    for container in select(root, "aside.footnote-list, dl.footnote"):  # docutils
+        notes = []
+        for note in select(container, "aside.footnote, [role=doc-footnote]"):
+            label = note.find("span")
+            notes.append((_footnote_label(text_of(label) if label is not None else ""), note))
+            if label is not None:
+                label.drop_tree()
+        _footnote_definitions(container, notes, placeholders)
+
+
+def _footnote_definitions(
+    container: html.HtmlElement,
+    notes: list[tuple[str, html.HtmlElement]],
+    placeholders: Placeholders,
+) -> None:
+    replacement = new_element("div")
+    for label, note in notes:
+        for backref in select(note, "a.footnote-backref, a[role=doc-backlink]"):
+            backref.drop_tree()
+        first = next((child for child in note if child.tag == "p"), None)
+        marker = placeholders.inline(f"[^{label}]: ")
+        if first is None:
+            first = new_element("p", (note.text or "").strip())
+            note.text = None
+            note.insert(0, first)
+        first.text = marker + (first.text or "").lstrip()
+        replacement.extend(list(note))
+    replace(container, replacement)
+
+
+def rewrite_definition_lists(root: html.HtmlElement) -> None:
+    """Definition lists, glossaries and field lists: a bold term, then its text."""
+    for dl in reversed(select(root, "dl")):
+        if dl.getparent() is None:
+            continue
+        block = new_element("div")
+        for child in dl:
+            if child.tag == "dt":
+                paragraph = new_element("p")
+                strong = new_element("strong")
+                strong.text = child.text
+                strong.extend(list(child))
+                paragraph.append(strong)
+                block.append(paragraph)
+            elif child.tag == "dd":
+                block.extend(as_blocks(child))
+        replace(dl, block)
+
+
+def rewrite_task_lists(root: html.HtmlElement) -> None:
+    """Checkboxes of task lists as ``[x]``/``[ ]`` text both engines keep."""
+    for box in select(root, "li input[type=checkbox]"):
+        unwrap(box, "[x] " if box.get("checked") is not None else "[ ] ")
+    for box in select(root, "li label.task-list-control, li label.task-list-indicator"):
+        box.drop_tag()
