@@ -26,6 +26,7 @@ _LINE_NUMBERS = (
     ".md-annotation__index",
 )
 _ANCESTORS_TO_SEARCH = 3
+_CLASS_LANGUAGES = {"doctest": "pycon"}
 
 
 def _from_element(element: html.HtmlElement) -> str | None:
@@ -48,19 +49,35 @@ def _clean_language(lang: str | None) -> str | None:
     return _ALIASES.get(lang, lang)
 
 
-def language_of(pre: html.HtmlElement) -> str | None:
-    """The language of a ``<pre>`` block, from itself, its ``<code>`` or its wrappers."""
-    candidates: list[html.HtmlElement] = [pre]
+def _wrappers(pre: html.HtmlElement) -> list[html.HtmlElement]:
+    """``pre``, its ``<code>``, the elements up to the block's outermost element, and a
+    few levels beyond it (a line-number table sits inside ``div.highlight-python``)."""
+    found: list[html.HtmlElement] = [pre]
     code = pre.find("code")
     if code is not None:
-        candidates.insert(0, code)
-    parent = pre.getparent()
+        found.insert(0, code)
+    outer = _block_to_replace(pre)
+    element = pre.getparent()
+    while outer is not pre and element is not None and element is not outer:
+        found.append(element)
+        element = element.getparent()
+    if outer is not pre:
+        found.append(outer)
+        element = outer.getparent()
     for _ in range(_ANCESTORS_TO_SEARCH):
-        if parent is None:
+        if element is None:
             break
-        candidates.append(parent)
-        parent = parent.getparent()
-    for element in candidates:
+        found.append(element)
+        element = element.getparent()
+    return found
+
+
+def language_of(pre: html.HtmlElement) -> str | None:
+    """The language of a ``<pre>`` block, from itself, its ``<code>`` or its wrappers."""
+    for element in _wrappers(pre):
+        for cls in classes(element):
+            if cls in _CLASS_LANGUAGES:
+                return _CLASS_LANGUAGES[cls]
         lang = _from_element(element)
         if lang is not None:
             return _clean_language(lang)

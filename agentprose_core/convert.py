@@ -17,6 +17,7 @@ from lxml import html
 from .diagnostics import Diagnostic
 from .model import Heading
 from .normalize import normalize
+from .widgets import SEPARATOR
 from .placeholders import splice
 from .settings import Settings
 
@@ -125,9 +126,28 @@ _BLANK_RUNS = re.compile(r"\n{3,}")
 _TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
 
 
+def _is_quote(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def _separate_quotes(lines: list[str]) -> list[str]:
+    """A blank line wherever a blockquote meets other text, as every style guide wants."""
+    out: list[str] = []
+    for line in lines:
+        if line.strip() == SEPARATOR:
+            out.append("")
+            continue
+        if out and out[-1].strip() and line.strip() and _is_quote(out[-1]) != _is_quote(line):
+            out.append("")
+        out.append(line)
+    return out
+
+
 def _finish(markdown: str) -> str:
+    """Our layout rules on the engine's output, before code goes back in."""
     markdown = markdown.replace("\r\n", "\n").replace("\u00a0", " ")
     markdown = _TRAILING.sub("", markdown)
+    markdown = "\n".join(_separate_quotes(markdown.split("\n")))
     markdown = _BLANK_RUNS.sub("\n\n", markdown)
     return markdown.strip("\n") + "\n" if markdown.strip() else ""
 
@@ -148,7 +168,7 @@ def convert_element(
     document = html.tostring(normalized.root, encoding="unicode")
     markdown = splice(_finish(engine(document)), normalized.placeholders)
     return Conversion(
-        markdown=_finish(markdown),
+        markdown=markdown,
         headings=normalized.headings,
         diagnostics=notes + tuple(normalized.diagnostics),
     )

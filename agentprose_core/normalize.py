@@ -25,6 +25,7 @@ from .widgets import (
     rewrite_footnotes,
     rewrite_tabs,
     rewrite_task_lists,
+    separate_blockquotes,
 )
 
 __all__ = ["DROP_SELECTORS", "Normalized", "normalize"]
@@ -175,4 +176,5 @@ def normalize(
     rewrite_tables(root, placeholders)
     replace_code_blocks(root, placeholders, languages=iter(code_languages))
     rewrite_definition_lists(root)
+    separate_blockquotes(root)
     return Normalized(root=root, placeholders=placeholders, headings=headings)

@@ -14,6 +14,8 @@ from .tree import as_blocks, classes, new_element, replace, select, text_of, unw
 
 __all__ = [
     "ADMONITION_TYPES",
+    "SEPARATOR",
+    "separate_blockquotes",
     "rewrite_admonitions",
     "rewrite_definition_lists",
     "rewrite_footnotes",
@@ -29,6 +31,18 @@ ADMONITION_TYPES = (
 )
 _LABELS = {"seealso": "See also", "admonition-todo": "Todo", "tldr": "TL;DR", "faq": "FAQ"}
 _TITLE_SELECTOR = "p.admonition-title, div.admonition-title, p.topic-title, summary"
+
+
+SEPARATOR = "AgPrSEPX"
+"""A paragraph that keeps two blockquotes apart; the finishing pass removes it."""
+
+
+def separate_blockquotes(root: html.HtmlElement) -> None:
+    """Keep adjacent blockquotes (two admonitions in a row) from merging into one."""
+    for quote in root.iter("blockquote"):
+        following = quote.getnext()
+        if following is not None and following.tag == "blockquote" and not (quote.tail or "").strip():
+            quote.addnext(new_element("p", SEPARATOR))
 
 
 def _admonition_type(element: html.HtmlElement) -> str | None:
@@ -134,8 +148,8 @@ def rewrite_footnotes(root: html.HtmlElement, placeholders: Placeholders) -> Non
         else:
             unwrap(ref, marker)
     for container in select(root, "div.footnote"):  # Python-Markdown
-        notes = [(_footnote_label(item.get("id", "").split(":")[-1]), item)
-                 for item in select(container, "ol > li")]
+        # Python-Markdown numbers its notes by position, as the markers show them.
+        notes = [(str(n), item) for n, item in enumerate(select(container, "ol > li"), 1)]
         _footnote_definitions(container, notes, placeholders)
     for container in select(root, "aside.footnote-list, dl.footnote"):  # docutils
         notes = []
