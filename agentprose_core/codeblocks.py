@@ -11,25 +11,29 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from lxml import html
-
 from .placeholders import Placeholders
-from .tree import classes, new_element, replace, select, unwrap
+from .tree import Element, classes, drop_tree, find, new_element, replace, select, unwrap
 
 __all__ = ["code_text", "fence", "language_of", "replace_code_blocks", "replace_math"]
 
 _LANG_CLASS = re.compile(r"^(?:language|lang|highlight|sourceCode)-([\w+#.-]+)$")
 _NO_LANGUAGE = frozenset({"none", "text", "plain", "plaintext", "nohighlight", "default"})
-_ALIASES = {"python3": "python", "py": "python", "sh": "bash", "shell": "bash", "ipython3": "ipython"}
-_LINE_NUMBERS = (
-    ".linenos", ".lineno", ".linenodiv", "td.linenos", "span.ln", ".line-number", "button",
-    ".md-annotation__index",
-)
+_ALIASES = {
+    "python3": "python", "py": "python", "sh": "bash", "shell": "bash", "ipython3": "ipython",
+}
+_LINE_NUMBER_CLASSES = frozenset({
+    "linenos", "lineno", "linenodiv", "ln", "line-number", "md-annotation__index",
+})
+
+
+def _is_line_number(element: Element) -> bool:
+    names = element.get("class")
+    return element.tag == "button" or bool(names and _LINE_NUMBER_CLASSES & set(names.split()))
 _ANCESTORS_TO_SEARCH = 3
 _CLASS_LANGUAGES = {"doctest": "pycon"}
 
 
-def _from_element(element: html.HtmlElement) -> str | None:
+def _from_element(element: Element) -> str | None:
     lang = element.get("data-lang") or element.get("data-language")
     if lang:
         return lang
@@ -49,10 +53,10 @@ def _clean_language(lang: str | None) -> str | None:
     return _ALIASES.get(lang, lang)
 
 
-def _wrappers(pre: html.HtmlElement) -> list[html.HtmlElement]:
+def _wrappers(pre: Element) -> list[Element]:
     """``pre``, its ``<code>``, the elements up to the block's outermost element, and a
     few levels beyond it (a line-number table sits inside ``div.highlight-python``)."""
-    found: list[html.HtmlElement] = [pre]
+    found: list[Element] = [pre]
     code = pre.find("code")
     if code is not None:
         found.insert(0, code)
@@ -72,7 +76,7 @@ def _wrappers(pre: html.HtmlElement) -> list[html.HtmlElement]:
     return found
 
 
-def language_of(pre: html.HtmlElement) -> str | None:
+def language_of(pre: Element) -> str | None:
     """The language of a ``<pre>`` block, from itself, its ``<code>`` or its wrappers."""
     for element in _wrappers(pre):
         for cls in classes(element):
@@ -91,20 +95,19 @@ def fence(code: str, language: str | None) -> str:
     return f"{marks}{language or ''}\n{code}\n{marks}"
 
 
-def code_text(pre: html.HtmlElement) -> str:
+def code_text(pre: Element) -> str:
     """The plain text of a code block, without line numbers or buttons."""
-    for selector in _LINE_NUMBERS:
-        for element in select(pre, selector):
-            element.drop_tree()
+    for element in find(pre, _is_line_number):
+        drop_tree(element)
     for br in pre.iter("br"):
         br.tail = "\n" + (br.tail or "")
     text = "".join(pre.itertext())
     return text.strip("\n").replace("\r\n", "\n")
 
 
-def _block_to_replace(pre: html.HtmlElement) -> html.HtmlElement:
+def _block_to_replace(pre: Element) -> Element:
     """The element a code block stands in: a line-number table, else the ``<pre>``."""
-    element: html.HtmlElement | None = pre
+    element: Element | None = pre
     while element is not None:
         if element.tag == "table" and "highlighttable" in classes(element):
             return element
@@ -112,7 +115,7 @@ def _block_to_replace(pre: html.HtmlElement) -> html.HtmlElement:
     return pre
 
 
-def _code_blocks(root: html.HtmlElement) -> Iterator[html.HtmlElement]:
+def _code_blocks(root: Element) -> Iterator[Element]:
     # Line-number tables hold two <pre>: one of numbers, one of code.
     for pre in list(root.iter("pre")):
         if pre.getparent() is not None and pre.xpath("ancestor::td[contains(@class,'linenos')]"):
@@ -123,7 +126,7 @@ def _code_blocks(root: html.HtmlElement) -> Iterator[html.HtmlElement]:
 
 
 def replace_code_blocks(
-    root: html.HtmlElement,
+    root: Element,
     placeholders: Placeholders,
     *,
     languages: Iterator[str | None] | None = None,
@@ -144,11 +147,23 @@ def replace_code_blocks(
     return count
 
 
-_MATH_INLINE = ("span.arithmatex", "span.math", "span.katex", "span.MathJax_Preview", "math")
-_MATH_BLOCK = ("div.arithmatex", "div.math", "div.katex-display", "div.math-display")
+_MATH_CLASSES = frozenset({"arithmatex", "math", "katex", "MathJax_Preview"})
+_MATH_BLOCK_CLASSES = frozenset({"arithmatex", "math", "katex-display", "math-display"})
 
 
-def _tex_of(element: html.HtmlElement, *, display: bool) -> str:
+def _is_math_block(element: Element) -> bool:
+    names = element.get("class")
+    return element.tag == "div" and bool(names and _MATH_BLOCK_CLASSES & set(names.split()))
+
+
+def _is_math_inline(element: Element) -> bool:
+    if element.tag == "math":
+        return True
+    names = element.get("class")
+    return element.tag == "span" and bool(names and _MATH_CLASSES & set(names.split()))
+
+
+def _tex_of(element: Element, *, display: bool) -> str:
     annotation = element.xpath(".//*[local-name()='annotation'][@encoding='application/x-tex']")
     if annotation:
         tex = (annotation[0].text or "").strip()
@@ -157,18 +172,21 @@ def _tex_of(element: html.HtmlElement, *, display: bool) -> str:
         tex = element.get("alttext", "")
         return f"$${tex}$$" if display else f"${tex}$"
     for extra in select(element, "a.headerlink, span.eqno"):
-        extra.drop_tree()
+        drop_tree(extra)
     return "".join(element.itertext()).strip()
 
 
-def replace_math(root: html.HtmlElement, placeholders: Placeholders) -> None:
+def replace_math(root: Element, placeholders: Placeholders) -> None:
     """Keep math as the TeX the author wrote, out of reach of Markdown escaping."""
-    for selector in _MATH_BLOCK:
-        for element in select(root, selector):
+    for element in find(root, _is_math_block):
+        if element.getparent() is not None:
             tex = _tex_of(element, display=True)
             replace(element, new_element("p", placeholders.block(tex)))
-    for selector in _MATH_INLINE:
-        for element in select(root, selector):
-            if element.getparent() is None:
-                continue
+    for element in find(root, _is_math_inline):
+        if element.getparent() is not None and not _inside_replaced(element, root):
             unwrap(element, placeholders.inline(_tex_of(element, display=False)))
+
+
+def _inside_replaced(element: Element, root: Element) -> bool:
+    """True when an ancestor was already swapped out (math nested in a matched span)."""
+    return not any(ancestor is root for ancestor in element.iterancestors())

@@ -9,17 +9,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
-
-from lxml import html
 
 from .diagnostics import Diagnostic
 from .model import Heading
 from .normalize import normalize
-from .widgets import SEPARATOR
 from .placeholders import splice
 from .settings import Settings
+from .tree import Element, parse_fragment, to_html
+from .widgets import SEPARATOR
 
 __all__ = ["Conversion", "available_engine", "convert_element", "convert_fragment"]
 
@@ -58,8 +57,21 @@ def _html_to_markdown_engine() -> Engine:
         preserve_tags=["sub", "sup"],
     )
 
-    def run(document: str) -> str:
-        return str(html_to_markdown.convert(document, options).content)
+    convert = html_to_markdown.convert
+    try:  # build the native options once, not on every page (~0.1 ms each)
+        from html_to_markdown import _html_to_markdown as native
+        from html_to_markdown.api import _to_rust_conversion_options
+
+        native_options = _to_rust_conversion_options(options)
+
+        def run(document: str) -> str:
+            return str(native.convert(html=document, options=native_options, visitor=None).content)
+
+        run("<p>x</p>")
+    except (ImportError, AttributeError, TypeError):
+
+        def run(document: str) -> str:
+            return str(convert(document, options).content)
 
     return run
 
@@ -101,7 +113,7 @@ def _markdownify_engine() -> Engine:
     return run
 
 
-@lru_cache(maxsize=None)
+@cache
 def _engine(name: str) -> tuple[Engine, tuple[Diagnostic, ...]]:
     if name == "html-to-markdown":
         try:
@@ -153,7 +165,7 @@ def _finish(markdown: str) -> str:
 
 
 def convert_element(
-    root: html.HtmlElement,
+    root: Element,
     *,
     page_url: str,
     site_map: Mapping[str, str],
@@ -165,7 +177,7 @@ def convert_element(
         root, page_url=page_url, site_map=site_map, code_languages=code_languages
     )
     engine, notes = _engine(settings.converter)
-    document = html.tostring(normalized.root, encoding="unicode")
+    document = to_html(normalized.root)
     markdown = splice(_finish(engine(document)), normalized.placeholders)
     return Conversion(
         markdown=markdown,
@@ -185,7 +197,7 @@ def convert_fragment(
     """Convert the content HTML a build tool holds for one page to Markdown."""
     if not fragment.strip():
         return Conversion(markdown="", headings=())
-    root = html.fragment_fromstring(fragment, create_parent="div")
+    root = parse_fragment(fragment)
     return convert_element(
         root, page_url=page_url, site_map=site_map, settings=settings,
         code_languages=code_languages,

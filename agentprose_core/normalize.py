@@ -10,15 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from lxml import html
-
 from . import urls
 from .codeblocks import replace_code_blocks, replace_math
 from .diagnostics import Diagnostic
 from .model import Heading
 from .placeholders import Placeholders
 from .tables import rewrite_tables
-from .tree import select, text_of, unwrap
+from .tree import Element, drop_tag, drop_tree, find, select, text_of, unwrap
 from .widgets import (
     rewrite_admonitions,
     rewrite_definition_lists,
@@ -31,14 +29,40 @@ from .widgets import (
 __all__ = ["DROP_SELECTORS", "Normalized", "normalize"]
 
 # Never content, wherever it appears inside the main content.
+DROP_TAGS = frozenset({
+    "script", "style", "noscript", "template", "link", "meta", "button", "svg", "form", "nav",
+    "select", "textarea",
+})
+DROP_CLASSES = frozenset({
+    "agentprose-ignore", "md-source-file", "md-clipboard", "copybutton", "edit-this-page",
+    "view-this-page", "back-to-top", "md-content__button",
+})
+DROP_LINK_CLASSES = frozenset({"headerlink", "anchor", "hash-link"})
 DROP_SELECTORS = (
-    "script", "style", "noscript", "template", "link", "meta", "button", "svg",
-    "[data-ignore]", ".agentprose-ignore", "[aria-hidden=true]",
-    "a.headerlink", "a.anchor", "a.hash-link", "a.md-content__button", ".md-source-file",
-    ".md-clipboard", ".copybutton", ".edit-this-page", ".view-this-page", ".back-to-top",
-    "form", "nav", "select", "textarea",
-    "input:not([type=checkbox])",
+    *sorted(DROP_TAGS), *(f".{c}" for c in sorted(DROP_CLASSES)),
+    *(f"a.{c}" for c in sorted(DROP_LINK_CLASSES)),
+    "[data-ignore]", "[aria-hidden=true]", "input:not([type=checkbox])",
 )
+"""What :func:`drop_chrome` removes, as CSS selectors (for the docs and the tests)."""
+
+
+def _is_chrome(element: Element) -> bool:
+    tag = element.tag
+    if tag in DROP_TAGS:
+        return True
+    if tag == "input":
+        return element.get("type") != "checkbox"
+    attrib = element.attrib
+    if "data-ignore" in attrib or attrib.get("aria-hidden") == "true":
+        return True
+    names = attrib.get("class")
+    if not names:
+        return False
+    found = set(names.split())
+    return bool(found & DROP_CLASSES or (tag == "a" and found & DROP_LINK_CLASSES))
+
+
+_PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", ""})
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
@@ -46,50 +70,49 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 class Normalized:
     """A normalized tree, the placeholders it holds, and what we learned on the way."""
 
-    root: html.HtmlElement
+    root: Element
     placeholders: Placeholders
     headings: tuple[Heading, ...] = ()
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def _is_tab_panel(element: html.HtmlElement) -> bool:
+def _is_tab_panel(element: Element) -> bool:
     return element.get("role") == "tabpanel" or bool(
         element.xpath("ancestor-or-self::*[contains(concat(' ', @class, ' '), ' tabbed-')]")
     )
 
 
-def _drop_hidden(root: html.HtmlElement) -> None:
+def _drop_hidden(root: Element) -> None:
     # Tab panels and collapsed <details> are content a reader reaches with a click.
     for element in select(root, "[hidden]"):
         if element.getparent() is None or _is_tab_panel(element):
             continue
         if element.xpath("ancestor::details"):
             continue
-        element.drop_tree()
+        drop_tree(element)
 
 
-def drop_chrome(root: html.HtmlElement) -> None:
+def drop_chrome(root: Element) -> None:
     """Remove comments, scripts, buttons, permalinks, hidden and ignored parts."""
     for comment in root.xpath(".//comment() | .//processing-instruction()"):
         if comment.getparent() is not None:
-            comment.drop_tree()
+            drop_tree(comment)
     _drop_hidden(root)
-    for selector in DROP_SELECTORS:
-        for element in select(root, selector):
-            if element is not root and element.getparent() is not None:
-                element.drop_tree()
+    for element in find(root, _is_chrome):
+        if element is not root and element.getparent() is not None:
+            drop_tree(element)
 
 
 def _rewrite_links(
-    root: html.HtmlElement, page_url: str, site_map: Mapping[str, str]
+    root: Element, page_url: str, site_map: Mapping[str, str]
 ) -> None:
     for link in list(root.iter("a")):
         href = link.get("href")
         if href is None:
-            link.drop_tag()
+            drop_tag(link)
             continue
         if urls.unsafe_scheme(href):
-            link.drop_tag()
+            drop_tag(link)
             continue
         absolute = urls.resolve(href, page_url)
         target, _, fragment = absolute.partition("#")
@@ -100,7 +123,7 @@ def _rewrite_links(
         link.set("href", absolute)
 
 
-def _rewrite_images(root: html.HtmlElement, page_url: str) -> None:
+def _rewrite_images(root: Element, page_url: str) -> None:
     for image in list(root.iter("img")):
         classes = (image.get("class") or "").split()
         if {"twemoji", "emojione", "emoji", "gemoji"} & set(classes):
@@ -116,7 +139,7 @@ def _rewrite_images(root: html.HtmlElement, page_url: str) -> None:
         image.set("alt", alt)
 
 
-def _heading_id(heading: html.HtmlElement) -> str:
+def _heading_id(heading: Element) -> str:
     own = heading.get("id")
     if own:
         return own
@@ -130,27 +153,28 @@ def _heading_id(heading: html.HtmlElement) -> str:
     return ""
 
 
-def _outline(root: html.HtmlElement) -> tuple[Heading, ...]:
+def _outline(root: Element) -> tuple[Heading, ...]:
     found = []
     for heading in root.iter(*_HEADINGS):
         ident = _heading_id(heading)
         for anchor in select(heading, "a.headerlink, a.anchor, a.hash-link"):
-            anchor.drop_tree()
+            drop_tree(anchor)
         title = text_of(heading).strip("¶ ").strip()
         if title:
             found.append(Heading(level=int(str(heading.tag)[1]), id=ident, title=title))
     return tuple(found)
 
 
-def _drop_permalink_marks(root: html.HtmlElement) -> None:
+def _drop_permalink_marks(root: Element) -> None:
     for heading in root.iter(*_HEADINGS):
-        for anchor in heading.iter("a"):
-            if text_of(anchor) in ("¶", "#", "§", "🔗", "") and anchor.get("href", "").startswith("#"):
-                anchor.drop_tree()
+        for anchor in list(heading.iter("a")):
+            is_mark = text_of(anchor) in _PERMALINK_MARKS
+            if is_mark and (anchor.get("href") or "").startswith("#"):
+                drop_tree(anchor)
 
 
 def normalize(
-    root: html.HtmlElement,
+    root: Element,
     *,
     page_url: str,
     site_map: Mapping[str, str],

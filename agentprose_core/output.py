@@ -33,8 +33,8 @@ def write_atomic(path: Path, data: str | bytes) -> int:
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(payload)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
+            Path(tmp).chmod(0o644)
+            Path(tmp).replace(path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise

@@ -7,11 +7,11 @@ the structural attributes, one row per line, so they stay readable and lose noth
 
 from __future__ import annotations
 
-from lxml import etree, html
+from lxml import etree
 
 from .codeblocks import code_text
 from .placeholders import Placeholders
-from .tree import BLOCK_TAGS, new_element, replace
+from .tree import BLOCK_TAGS, Element, drop_tag, drop_tree, new_element, replace
 
 __all__ = ["rewrite_tables"]
 
@@ -19,28 +19,28 @@ _KEPT_ATTRIBUTES = frozenset({"colspan", "rowspan", "href", "src", "alt", "title
 _INLINE_WRAPPERS = frozenset({"p", "div", "span"})
 
 
-def _cells(table: html.HtmlElement) -> list[html.HtmlElement]:
+def _cells(table: Element) -> list[Element]:
     return [cell for cell in table.iter("td", "th") if _owner(cell) is table]
 
 
-def _owner(cell: html.HtmlElement) -> html.HtmlElement | None:
+def _owner(cell: Element) -> Element | None:
     element = cell.getparent()
     while element is not None and element.tag != "table":
         element = element.getparent()
     return element
 
 
-def _flatten_cell(cell: html.HtmlElement) -> bool:
+def _flatten_cell(cell: Element) -> bool:
     """Reduce a cell to inline content when it holds one paragraph; False if it cannot."""
     while len(cell) == 1 and cell[0].tag in _INLINE_WRAPPERS and not (cell.text or "").strip():
         only = cell[0]
         if (only.tail or "").strip():
             break
-        only.drop_tag()
+        drop_tag(only)
     return not any(el.tag in BLOCK_TAGS or el.tag == "br" for el in cell.iterdescendants())
 
 
-def _is_pipe_table(table: html.HtmlElement) -> bool:
+def _is_pipe_table(table: Element) -> bool:
     if table.xpath(".//table"):
         return False
     cells = _cells(table)
@@ -51,7 +51,7 @@ def _is_pipe_table(table: html.HtmlElement) -> bool:
     return all(_flatten_cell(cell) for cell in cells)
 
 
-def _clean_html(table: html.HtmlElement) -> str:
+def _clean_html(table: Element) -> str:
     for pre in table.iter("pre"):
         text = code_text(pre)
         pre.clear()
@@ -63,7 +63,7 @@ def _clean_html(table: html.HtmlElement) -> str:
             if name not in _KEPT_ATTRIBUTES:
                 del element.attrib[name]
     for group in table.iter("colgroup"):
-        group.drop_tree()
+        drop_tree(group)
     for row in table.iter("tr"):
         row.tail = "\n"
         for cell in row:
@@ -78,7 +78,7 @@ def _clean_html(table: html.HtmlElement) -> str:
     return "\n".join(line for line in markup.split("\n") if line.strip())
 
 
-def rewrite_tables(root: html.HtmlElement, placeholders: Placeholders) -> int:
+def rewrite_tables(root: Element, placeholders: Placeholders) -> int:
     """Leave pipe-able tables to the engine and turn the others into clean HTML.
 
     Returns the number of tables kept as HTML.
@@ -96,7 +96,7 @@ def rewrite_tables(root: html.HtmlElement, placeholders: Placeholders) -> int:
     return kept
 
 
-def _header_first(table: html.HtmlElement) -> None:
+def _header_first(table: Element) -> None:
     """Give the table a ``<thead>`` when its first row is all header cells."""
     if table.find("thead") is not None:
         return

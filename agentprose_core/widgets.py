@@ -7,20 +7,29 @@ Admonitions and collapsible ``details`` become blockquotes that start with
 
 from __future__ import annotations
 
-from lxml import html
-
 from .placeholders import Placeholders
-from .tree import as_blocks, classes, new_element, replace, select, text_of, unwrap
+from .tree import (
+    Element,
+    as_blocks,
+    classes,
+    drop_tag,
+    drop_tree,
+    new_element,
+    replace,
+    select,
+    text_of,
+    unwrap,
+)
 
 __all__ = [
     "ADMONITION_TYPES",
     "SEPARATOR",
-    "separate_blockquotes",
     "rewrite_admonitions",
     "rewrite_definition_lists",
     "rewrite_footnotes",
     "rewrite_tabs",
     "rewrite_task_lists",
+    "separate_blockquotes",
 ]
 
 ADMONITION_TYPES = (
@@ -37,15 +46,16 @@ SEPARATOR = "AgPrSEPX"
 """A paragraph that keeps two blockquotes apart; the finishing pass removes it."""
 
 
-def separate_blockquotes(root: html.HtmlElement) -> None:
+def separate_blockquotes(root: Element) -> None:
     """Keep adjacent blockquotes (two admonitions in a row) from merging into one."""
     for quote in root.iter("blockquote"):
         following = quote.getnext()
-        if following is not None and following.tag == "blockquote" and not (quote.tail or "").strip():
+        adjacent = following is not None and following.tag == "blockquote"
+        if adjacent and not (quote.tail or "").strip():
             quote.addnext(new_element("p", SEPARATOR))
 
 
-def _admonition_type(element: html.HtmlElement) -> str | None:
+def _admonition_type(element: Element) -> str | None:
     for cls in classes(element):
         if cls in ADMONITION_TYPES:
             return _LABELS.get(cls, cls.capitalize())
@@ -60,13 +70,13 @@ def _heading_text(kind: str | None, title: str) -> str:
     return f"{kind}: {title}"
 
 
-def _as_blockquote(element: html.HtmlElement, *, kind: str | None) -> None:
+def _as_blockquote(element: Element, *, kind: str | None) -> None:
     title_element = next(
         (child for child in element if child in select(element, _TITLE_SELECTOR)), None
     )
     title = text_of(title_element) if title_element is not None else ""
     if title_element is not None:
-        title_element.drop_tree()
+        drop_tree(title_element)
     quote = new_element("blockquote")
     label = _heading_text(kind, title)
     if label:
@@ -77,7 +87,7 @@ def _as_blockquote(element: html.HtmlElement, *, kind: str | None) -> None:
     replace(element, quote)
 
 
-def rewrite_admonitions(root: html.HtmlElement) -> None:
+def rewrite_admonitions(root: Element) -> None:
     """Admonitions (MkDocs, Material, Sphinx) and ``details`` as titled blockquotes."""
     # Innermost first, so that nested admonitions nest as blockquotes.
     candidates = select(root, "div.admonition, aside.admonition, details, div.topic")
@@ -88,7 +98,7 @@ def rewrite_admonitions(root: html.HtmlElement) -> None:
         _as_blockquote(element, kind=kind)
 
 
-def _material_tabs(root: html.HtmlElement) -> None:
+def _material_tabs(root: Element) -> None:
     for tab_set in select(root, "div.tabbed-set"):
         labels = [text_of(label) for label in select(tab_set, "label")]
         blocks = select(tab_set, "div.tabbed-block") or [
@@ -97,14 +107,14 @@ def _material_tabs(root: html.HtmlElement) -> None:
         _labelled_sequence(tab_set, labels, blocks)
 
 
-def _sphinx_design_tabs(root: html.HtmlElement) -> None:
+def _sphinx_design_tabs(root: Element) -> None:
     for tab_set in select(root, "div.sd-tab-set"):
         labels = [text_of(label) for label in tab_set if "sd-tab-label" in classes(label)]
         blocks = [child for child in tab_set if "sd-tab-content" in classes(child)]
         _labelled_sequence(tab_set, labels, blocks)
 
 
-def _sphinx_tabs(root: html.HtmlElement) -> None:
+def _sphinx_tabs(root: Element) -> None:
     for tab_set in select(root, "div.sphinx-tabs"):
         labels = [text_of(tab) for tab in select(tab_set, "[role=tab]")]
         blocks = select(tab_set, "[role=tabpanel]")
@@ -112,12 +122,12 @@ def _sphinx_tabs(root: html.HtmlElement) -> None:
 
 
 def _labelled_sequence(
-    tab_set: html.HtmlElement, labels: list[str], blocks: list[html.HtmlElement]
+    tab_set: Element, labels: list[str], blocks: list[Element]
 ) -> None:
     if len(labels) != len(blocks):
         return  # not the markup we know: leave it to the generic rules, text kept
     sequence = new_element("div")
-    for label, block in zip(labels, blocks):
+    for label, block in zip(labels, blocks, strict=True):
         paragraph = new_element("p")
         paragraph.append(new_element("strong", label))
         sequence.append(paragraph)
@@ -126,7 +136,7 @@ def _labelled_sequence(
     replace(tab_set, sequence)
 
 
-def rewrite_tabs(root: html.HtmlElement) -> None:
+def rewrite_tabs(root: Element) -> None:
     """Content tabs (Material, sphinx-design, sphinx-tabs): each label, then its panel."""
     _material_tabs(root)
     _sphinx_design_tabs(root)
@@ -137,7 +147,7 @@ def _footnote_label(text: str) -> str:
     return "".join(text.split()).strip("[]") or "?"
 
 
-def rewrite_footnotes(root: html.HtmlElement, placeholders: Placeholders) -> None:
+def rewrite_footnotes(root: Element, placeholders: Placeholders) -> None:
     """Footnote markers as ``[^n]`` and their notes as ``[^n]: text`` paragraphs."""
     refs = "sup > a.footnote-ref, a.footnote-reference, a[role=doc-noteref]"
     for ref in select(root, refs):
@@ -157,19 +167,19 @@ def rewrite_footnotes(root: html.HtmlElement, placeholders: Placeholders) -> Non
             label = note.find("span")
             notes.append((_footnote_label(text_of(label) if label is not None else ""), note))
             if label is not None:
-                label.drop_tree()
+                drop_tree(label)
         _footnote_definitions(container, notes, placeholders)
 
 
 def _footnote_definitions(
-    container: html.HtmlElement,
-    notes: list[tuple[str, html.HtmlElement]],
+    container: Element,
+    notes: list[tuple[str, Element]],
     placeholders: Placeholders,
 ) -> None:
     replacement = new_element("div")
     for label, note in notes:
         for backref in select(note, "a.footnote-backref, a[role=doc-backlink]"):
-            backref.drop_tree()
+            drop_tree(backref)
         first = next((child for child in note if child.tag == "p"), None)
         marker = placeholders.inline(f"[^{label}]: ")
         if first is None:
@@ -181,7 +191,7 @@ def _footnote_definitions(
     replace(container, replacement)
 
 
-def rewrite_definition_lists(root: html.HtmlElement) -> None:
+def rewrite_definition_lists(root: Element) -> None:
     """Definition lists, glossaries and field lists: a bold term, then its text."""
     for dl in reversed(select(root, "dl")):
         if dl.getparent() is None:
@@ -200,9 +210,9 @@ def rewrite_definition_lists(root: html.HtmlElement) -> None:
         replace(dl, block)
 
 
-def rewrite_task_lists(root: html.HtmlElement) -> None:
+def rewrite_task_lists(root: Element) -> None:
     """Checkboxes of task lists as ``[x]``/``[ ]`` text both engines keep."""
     for box in select(root, "li input[type=checkbox]"):
         unwrap(box, "[x] " if box.get("checked") is not None else "[ ] ")
     for box in select(root, "li label.task-list-control, li label.task-list-indicator"):
-        box.drop_tag()
+        drop_tag(box)

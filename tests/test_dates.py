@@ -1,0 +1,63 @@
+"""Times in the agent view's form, and one-pass git history."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from agentprose_core.dates import git_history, is_shallow, to_utc_iso
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2025-06-02", "2025-06-02T00:00:00Z"),
+        (dt.date(2025, 6, 2), "2025-06-02T00:00:00Z"),
+        ("2026-03-14T10:30:00Z", "2026-03-14T10:30:00Z"),
+        ("2026-03-14T12:30:00+02:00", "2026-03-14T10:30:00Z"),
+        ("2026-03-14 10:30", "2026-03-14T10:30:00Z"),
+        (dt.datetime(2026, 3, 14, 10, 30, tzinfo=dt.timezone.utc), "2026-03-14T10:30:00Z"),
+        (0, "1970-01-01T00:00:00Z"),
+        ("not a date", None),
+        (True, None),
+        (None, None),
+        ({"created": 1}, None),
+    ],
+)
+def test_to_utc_iso(value: object, expected: str | None) -> None:
+    assert to_utc_iso(value) == expected
+
+
+def _git(repo: Path, *args: str, when: str | None = None) -> None:
+    env = dict(os.environ, GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@example.org",
+               GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@example.org")
+    if when:
+        env.update(GIT_AUTHOR_DATE=when, GIT_COMMITTER_DATE=when)
+    subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+
+
+def test_git_history_in_one_pass(tmp_path: Path) -> None:
+    _git(tmp_path, "init", "-q")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("a")
+    (docs / "b.md").write_text("b")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    (docs / "b.md").write_text("b2")
+    _git(tmp_path, "commit", "-qam", "two", when="2025-02-03T04:05:06+02:00")
+    found = git_history(docs)
+    assert found is not None
+    root, history = found
+    assert root.resolve() == tmp_path.resolve()
+    assert history["docs/a.md"] == "2024-01-02T03:04:05Z"
+    assert history["docs/b.md"] == "2025-02-03T02:05:06Z"
+    assert not is_shallow(docs)
+
+
+def test_no_git_repository(tmp_path: Path) -> None:
+    assert git_history(tmp_path) is None

@@ -1,0 +1,62 @@
+"""Discovery links in <head>, and atomic writes that never leave the site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentprose_core.errors import OutputError
+from agentprose_core.head import discovery_tags, inject_discovery
+from agentprose_core.output import safe_target, write_atomic
+
+TAGS = discovery_tags("https://x.org/a.md", "https://x.org/agentprose.json")
+
+
+def test_tags() -> None:
+    assert TAGS == (
+        '<link rel="alternate" type="text/markdown" href="https://x.org/a.md">\n'
+        '<link rel="agentprose-index" type="application/json" '
+        'href="https://x.org/agentprose.json">'
+    )
+
+
+def test_injected_once_before_head_closes() -> None:
+    page = b"<!doctype html><html><head><title>A</title></head><body>x</body></html>"
+    once = inject_discovery(page, TAGS)
+    assert once is not None
+    assert once.count(b'rel="alternate"') == 1
+    assert once.index(b"agentprose-index") < once.index(b"</head>")
+    assert once.replace(TAGS.encode() + b"\n", b"") == page
+    assert inject_discovery(once, TAGS) is None
+
+
+def test_no_head_no_change() -> None:
+    assert inject_discovery(b"<p>fragment</p>", TAGS) is None
+
+
+def test_bytes_outside_head_untouched() -> None:
+    page = "<html><HEAD><meta charset=latin-1></HEAD><body>caf\xe9</body></html>".encode("latin-1")
+    out = inject_discovery(page, TAGS)
+    assert out is not None and out.endswith("<body>caf\xe9</body></html>".encode("latin-1"))
+
+
+def test_write_atomic_replaces_whole_file(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "a.md"
+    assert write_atomic(target, "é") == 2
+    write_atomic(target, "second")
+    assert target.read_text() == "second"
+    assert [p.name for p in target.parent.iterdir()] == ["a.md"]
+
+
+def test_safe_target_refuses_escape(tmp_path: Path) -> None:
+    assert safe_target(tmp_path, "a/b.md") == tmp_path.resolve() / "a" / "b.md"
+    with pytest.raises(OutputError):
+        safe_target(tmp_path, "../x.md")
+
+
+def test_unwritable_target_is_a_clear_error(tmp_path: Path) -> None:
+    # A file where a directory should be fails for root too (unlike a read-only dir).
+    (tmp_path / "blocker").write_text("")
+    with pytest.raises(OutputError, match="Could not write"):
+        write_atomic(tmp_path / "blocker" / "a.md", "x")

@@ -1,0 +1,82 @@
+"""Page URLs, view URLs, origins and output paths."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentprose_core.errors import InputError
+from agentprose_core.urls import (
+    base_url_of,
+    is_on_site,
+    output_path,
+    page_key,
+    unsafe_scheme,
+    view_url,
+)
+
+ROOT = "https://coast.example/"
+SUB = "https://coast.example/blog/"
+
+
+@pytest.mark.parametrize(
+    ("page", "base", "sibling", "directory", "index_html"),
+    [
+        ("https://coast.example/tide-pools/", ROOT, "/tide-pools.md", "/tide-pools/index.md",
+         "/tide-pools/index.html.md"),
+        ("https://coast.example/guide/install.html", ROOT, "/guide/install.md",
+         "/guide/install.md", "/guide/install.html.md"),
+        ("https://coast.example/", ROOT, "/index.md", "/index.md", "/index.html.md"),
+        ("https://coast.example/blog/", SUB, "/blog/index.md", "/blog/index.md",
+         "/blog/index.html.md"),
+        ("https://coast.example/blog/index.html", SUB, "/blog/index.md", "/blog/index.md",
+         "/blog/index.html.md"),
+        ("https://coast.example/blog/a/index.html", SUB, "/blog/a.md", "/blog/a/index.md",
+         "/blog/a/index.html.md"),
+    ],
+)
+def test_view_layouts(page: str, base: str, sibling: str, directory: str, index_html: str) -> None:
+    origin = "https://coast.example"
+    assert view_url(page, base, "sibling") == origin + sibling
+    assert view_url(page, base, "directory") == origin + directory
+    assert view_url(page, base, "index-html") == origin + index_html
+
+
+def test_base_url_is_checked_and_slashed() -> None:
+    assert base_url_of("https://Coast.example/blog") == SUB
+    for bad in ("coast.example", "/blog/", "ftp://x.org/", ""):
+        with pytest.raises(InputError, match="absolute"):
+            base_url_of(bad)
+
+
+def test_page_key_ignores_index_fragment_query_and_encoding() -> None:
+    assert page_key("https://x.org/a/index.html?q=1#f") == page_key("https://x.org/a/")
+    assert page_key("https://x.org/caf%C3%A9/") == page_key("https://x.org/café/")
+
+
+def test_same_origin_and_under_base() -> None:
+    assert is_on_site("https://coast.example/blog/a/", SUB)
+    assert not is_on_site("https://coast.example/other/", SUB)
+    assert not is_on_site("https://coast.example/blogger/", SUB)
+    assert not is_on_site("https://coast.example/blog/../x/", SUB)
+    assert not is_on_site("http://coast.example/blog/", SUB)
+    assert not is_on_site("https://evil.example/blog/", SUB)
+
+
+def test_output_paths_stay_inside() -> None:
+    assert output_path("https://coast.example/blog/a.md", SUB) == "a.md"
+    assert output_path("https://coast.example/blog/", SUB) == "index.html"
+    with pytest.raises(InputError):
+        output_path("https://coast.example/x.md", SUB)
+    with pytest.raises(InputError):
+        output_path("https://coast.example/blog/%2e%2e/%2e%2e/etc/passwd", SUB)
+
+
+@pytest.mark.parametrize("href", ["javascript:alert(1)", " JavaScript:x", "data:text/html,x",
+                                  "vbscript:x", "java\tscript:x"])
+def test_unsafe_schemes(href: str) -> None:
+    assert unsafe_scheme(href)
+
+
+def test_safe_schemes() -> None:
+    for href in ("https://x.org", "/a", "#f", "mailto:a@b", "a:b/c"):
+        assert not unsafe_scheme(href)
