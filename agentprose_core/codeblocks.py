@@ -9,12 +9,21 @@ for a fence we write ourselves, longer than any backtick run inside the code.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 
 from .placeholders import Placeholders
 from .tree import Element, classes, drop_tree, find, new_element, replace, select, unwrap
 
-__all__ = ["code_text", "fence", "language_of", "replace_code_blocks", "replace_math"]
+__all__ = [
+    "code_text",
+    "fence",
+    "SourceFence",
+    "fences_of",
+    "language_of",
+    "replace_code_blocks",
+    "replace_math",
+]
 
 _LANG_CLASS = re.compile(r"^(?:language|lang|highlight|sourceCode)-([\w+#.-]+)$")
 _NO_LANGUAGE = frozenset({"none", "text", "plain", "plaintext", "nohighlight", "default"})
@@ -129,22 +138,91 @@ def replace_code_blocks(
     root: Element,
     placeholders: Placeholders,
     *,
-    languages: Iterator[str | None] | None = None,
+    source_fences: Sequence[SourceFence] = (),
 ) -> int:
     """Swap every code block for a placeholder paragraph. Returns how many there were.
 
-    ``languages`` gives, in document order, the language of each block as the page's
-    source wrote it: it fills in what the theme left out of the HTML.
+    ``source_fences`` are the page source's fenced blocks (see :func:`fences_of`): a
+    block whose language the theme left out of the HTML gets the language of the
+    source fence with the same code.
     """
+    hints = _FenceHints(source_fences)
     count = 0
-    for pre in _code_blocks(root):
-        hint = next(languages, None) if languages is not None else None
-        language = language_of(pre) or _clean_language(hint)
+    for pre in list(_code_blocks(root)):
         target = _block_to_replace(pre)
+        explicit = language_of(pre)
         text = code_text(pre)
+        language = explicit or hints.language_for(text)
         replace(target, new_element("p", placeholders.block(fence(text, language))))
         count += 1
     return count
+
+
+@dataclass(frozen=True)
+class SourceFence:
+    """A fenced code block as the page's Markdown source wrote it."""
+
+    language: str | None
+    code: str
+
+
+def _key(code: str) -> str:
+    return " ".join(code.split())[:300]
+
+
+class _FenceHints:
+    """Source fences matched to HTML blocks by their code, in order."""
+
+    def __init__(self, fences: Sequence[SourceFence]) -> None:
+        self._fences = [(fence.language, _key(fence.code)) for fence in fences]
+        self._next = 0
+
+    def language_for(self, code: str) -> str | None:
+        key = _key(code)
+        for position in range(self._next, len(self._fences)):
+            language, fence_key = self._fences[position]
+            if fence_key == key:
+                self._next = position + 1
+                return _clean_language(language)
+        return None
+
+
+_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
+
+
+def _info_language(info: str) -> str | None:
+    """The language of a fence's info string: ``py title="x"``, ``{.python .numberLines}``."""
+    info = info.strip()
+    if info.startswith("{"):
+        match = re.search(r"\.([\w+#-]+)", info)
+        return match.group(1) if match else None
+    word = info.split(maxsplit=1)[0] if info else ""
+    return word or None
+
+
+def _closes(line: str, fence: str) -> bool:
+    stripped = line.strip()
+    return len(stripped) >= len(fence) and set(stripped) == {fence[0]}
+
+
+def fences_of(source: str) -> tuple[SourceFence, ...]:
+    """Every fenced code block of a Markdown source, with its language and code."""
+    found: list[SourceFence] = []
+    lines = source.splitlines()
+    index = 0
+    while index < len(lines):
+        match = _FENCE_OPEN.match(lines[index])
+        index += 1
+        if not match:
+            continue
+        body: list[str] = []
+        indent = len(match.group("indent"))
+        while index < len(lines) and not _closes(lines[index], match.group("fence")):
+            body.append(lines[index][indent:] if lines[index][:indent].isspace() else lines[index])
+            index += 1
+        index += 1
+        found.append(SourceFence(_info_language(match.group("info")), "\n".join(body)))
+    return tuple(found)
 
 
 _MATH_CLASSES = frozenset({"arithmatex", "math", "katex", "MathJax_Preview"})

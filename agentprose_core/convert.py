@@ -7,11 +7,12 @@ in worker processes and cache it by a hash of its inputs.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from .codeblocks import SourceFence
 from .diagnostics import Diagnostic
 from .model import Heading
 from .normalize import normalize
@@ -170,11 +171,11 @@ def convert_element(
     page_url: str,
     site_map: Mapping[str, str],
     settings: Settings,
-    code_languages: Iterable[str | None] = (),
+    source_fences: Sequence[SourceFence] = (),
 ) -> Conversion:
     """Convert a parsed content element (changed in place) to Markdown."""
     normalized = normalize(
-        root, page_url=page_url, site_map=site_map, code_languages=code_languages
+        root, page_url=page_url, site_map=site_map, source_fences=source_fences
     )
     engine, notes = _engine(settings.converter)
     document = to_html(normalized.root)
@@ -192,7 +193,7 @@ def convert_fragment(
     page_url: str,
     site_map: Mapping[str, str],
     settings: Settings,
-    code_languages: tuple[str | None, ...] = (),
+    source_fences: Sequence[SourceFence] = (),
 ) -> Conversion:
     """Convert the content HTML a build tool holds for one page to Markdown."""
     if not fragment.strip():
@@ -200,5 +201,5 @@ def convert_fragment(
     root = parse_fragment(fragment)
     return convert_element(
         root, page_url=page_url, site_map=site_map, settings=settings,
-        code_languages=code_languages,
+        source_fences=source_fences,
     )

@@ -28,7 +28,7 @@ def _printable(ch: str) -> bool:
     return (
         0x20 <= code <= 0x7E
         or 0xA0 <= code <= 0xD7FF
-        or 0xE000 <= code <= 0xFFFD and code != 0xFEFF
+        or (0xE000 <= code <= 0xFFFD and code != 0xFEFF)
         or 0x10000 <= code <= 0x10FFFF
     )
 

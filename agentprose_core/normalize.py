@@ -7,11 +7,11 @@ byte-exact through placeholders, links absolute and pointed at agent views.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import urls
-from .codeblocks import replace_code_blocks, replace_math
+from .codeblocks import SourceFence, replace_code_blocks, replace_math
 from .diagnostics import Diagnostic
 from .model import Heading
 from .placeholders import Placeholders
@@ -20,6 +20,7 @@ from .tree import Element, drop_tag, drop_tree, find, select, text_of, unwrap
 from .widgets import (
     rewrite_admonitions,
     rewrite_definition_lists,
+    rewrite_figures,
     rewrite_footnotes,
     rewrite_tabs,
     rewrite_task_lists,
@@ -178,13 +179,13 @@ def normalize(
     *,
     page_url: str,
     site_map: Mapping[str, str],
-    code_languages: Iterable[str | None] = (),
+    source_fences: Sequence[SourceFence] = (),
 ) -> Normalized:
     """Apply every docs rule to ``root`` in place.
 
     ``site_map`` maps :func:`urls.page_key` of each page to its agent-view URL;
-    ``code_languages`` optionally gives, in order, the languages the page's source
-    wrote on its code blocks, for themes that drop them from the HTML.
+    ``source_fences`` are the fenced blocks of the page's Markdown source, when the
+    build tool has it: they restore code languages that the theme left out.
     """
     placeholders = Placeholders()
     rewrite_tabs(root)  # before the chrome goes: sphinx-tabs labels are <button>s
@@ -197,8 +198,9 @@ def normalize(
     _rewrite_links(root, page_url, site_map)
     _rewrite_images(root, page_url)
     rewrite_task_lists(root)
+    rewrite_figures(root)
     rewrite_tables(root, placeholders)
-    replace_code_blocks(root, placeholders, languages=iter(code_languages))
+    replace_code_blocks(root, placeholders, source_fences=source_fences)
     rewrite_definition_lists(root)
     separate_blockquotes(root)
     return Normalized(root=root, placeholders=placeholders, headings=headings)

@@ -52,6 +52,8 @@ def _is_pipe_table(table: Element) -> bool:
 
 
 def _clean_html(table: Element) -> str:
+    for cell in _cells(table):
+        _flatten_cell(cell)
     for pre in table.iter("pre"):
         text = code_text(pre)
         pre.clear()

@@ -26,6 +26,7 @@ __all__ = [
     "SEPARATOR",
     "rewrite_admonitions",
     "rewrite_definition_lists",
+    "rewrite_figures",
     "rewrite_footnotes",
     "rewrite_tabs",
     "rewrite_task_lists",
@@ -161,6 +162,7 @@ def rewrite_footnotes(root: Element, placeholders: Placeholders) -> None:
         # Python-Markdown numbers its notes by position, as the markers show them.
         notes = [(str(n), item) for n, item in enumerate(select(container, "ol > li"), 1)]
         _footnote_definitions(container, notes, placeholders)
+    _rewrite_citations(root, placeholders)
     for container in select(root, "aside.footnote-list, dl.footnote"):  # docutils
         notes = []
         for note in select(container, "aside.footnote, [role=doc-footnote]"):
@@ -169,6 +171,27 @@ def rewrite_footnotes(root: Element, placeholders: Placeholders) -> None:
             if label is not None:
                 drop_tree(label)
         _footnote_definitions(container, notes, placeholders)
+
+
+def _rewrite_citations(root: Element, placeholders: Placeholders) -> None:
+    """Docutils citations (``[CIT2002]``) as footnotes labelled with their name."""
+    entries = select(root, "div.citation, [role=doc-biblioentry]")
+    labels: dict[str, str] = {}
+    notes = []
+    for entry in entries:
+        label = entry.find("span")
+        name = _footnote_label(text_of(label) if label is not None else "")
+        if label is not None:
+            drop_tree(label)
+        labels[entry.get("id", "")] = name
+        notes.append((name, entry))
+    for link in root.iter("a"):
+        target = (link.get("href") or "").lstrip("#")
+        if (link.get("href") or "").startswith("#") and target in labels:
+            unwrap(link, placeholders.inline(f"[^{labels[target]}]"))
+    for container in select(root, "div.citation-list"):
+        _footnote_definitions(container, [(n, e) for n, e in notes if e.getparent() is container],
+                              placeholders)
 
 
 def _footnote_definitions(
@@ -181,12 +204,12 @@ def _footnote_definitions(
         for backref in select(note, "a.footnote-backref, a[role=doc-backlink]"):
             drop_tree(backref)
         first = next((child for child in note if child.tag == "p"), None)
-        marker = placeholders.inline(f"[^{label}]: ")
+        marker = placeholders.inline(f"[^{label}]:")
         if first is None:
             first = new_element("p", (note.text or "").strip())
             note.text = None
             note.insert(0, first)
-        first.text = marker + (first.text or "").lstrip()
+        first.text = marker + " " + (first.text or "").lstrip()
         replacement.extend(list(note))
     replace(container, replacement)
 
@@ -198,7 +221,9 @@ def rewrite_definition_lists(root: Element) -> None:
             continue
         block = new_element("div")
         for child in dl:
-            if child.tag == "dt":
+            if child.tag == "dt" and "sig" in classes(child):
+                block.append(_signature(child))
+            elif child.tag == "dt":
                 paragraph = new_element("p")
                 strong = new_element("strong")
                 strong.text = child.text
@@ -208,6 +233,33 @@ def rewrite_definition_lists(root: Element) -> None:
             elif child.tag == "dd":
                 block.extend(as_blocks(child))
         replace(dl, block)
+
+
+def _signature(term: Element) -> Element:
+    """An API signature (Sphinx ``dt.sig``) as one line of inline code."""
+    for extra in select(term, "a.headerlink, .viewcode-link"):
+        drop_tree(extra)
+    for arrow in select(term, ".sig-return-icon"):
+        arrow.text = "->"
+    paragraph = new_element("p")
+    paragraph.append(new_element("code", text_of(term)))
+    return paragraph
+
+
+def rewrite_figures(root: Element) -> None:
+    """Figure captions as plain paragraphs under the image (engines italicize the whole
+    caption, which breaks on emphasis or several paragraphs inside it)."""
+    for caption in list(root.iter("figcaption")):
+        parent = caption.getparent()
+        if parent is None:
+            continue
+        index = parent.index(caption)
+        blocks = as_blocks(caption)
+        parent.remove(caption)
+        for offset, block in enumerate(blocks):
+            parent.insert(index + offset, block)
+    for classifier in select(root, "dt span.classifier"):
+        classifier.text = " : " + (classifier.text or "")
 
 
 def rewrite_task_lists(root: Element) -> None:
