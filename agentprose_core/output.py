@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import OutputError
@@ -20,19 +21,29 @@ def safe_target(site_dir: Path, relative: str) -> Path:
     return target
 
 
-def write_atomic(path: Path, data: str | bytes) -> int:
+def write_atomic(path: Path, data: str | bytes | Iterable[str]) -> int:
     """Write ``data`` to ``path`` through a temporary file and a rename.
 
-    A crash leaves either the old file or the new one, never half of one. Returns the
-    number of bytes written. Raises :class:`OutputError` with the reason on failure.
+    ``data`` may be an iterable of text chunks, written as they come, so that a large
+    index is never held whole in memory. A crash leaves either the old file or the new
+    one, never half of one. Returns the number of bytes written. Raises
+    :class:`OutputError` with the reason on failure.
     """
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    chunks: Iterable[bytes]
+    if isinstance(data, bytes):
+        chunks = (data,)
+    elif isinstance(data, str):
+        chunks = (data.encode("utf-8"),)
+    else:
+        chunks = (chunk.encode("utf-8") for chunk in data)
+    written = 0
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(payload)
+                for chunk in chunks:
+                    written += handle.write(chunk)
             Path(tmp).chmod(0o644)
             Path(tmp).replace(path)
         except BaseException:
@@ -41,4 +52,4 @@ def write_atomic(path: Path, data: str | bytes) -> int:
     except OSError as error:
         reason = error.strerror or str(error)
         raise OutputError(f"Could not write {path}: {reason}.") from error
-    return len(payload)
+    return written

@@ -1,0 +1,98 @@
+"""The ``agentprose`` command: agent outputs for a site built by any tool."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import __version__
+from .errors import AgentproseError
+from .settings import ENGINES, VIEW_LAYOUTS, settings_from_mapping
+from .staticsite import build_site
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["main"]
+
+_PROGRESS_FROM = 50  # pages; smaller sites finish before a bar would help
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agentprose",
+        description="Make a documentation site readable by AI agents.",
+    )
+    parser.add_argument("--version", action="version", version=f"agentprose {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    build = commands.add_parser(
+        "build",
+        help="write agent views, agentprose.json and llms.txt into a built site",
+        description="Post-process a built static site (Zensical, Hugo, Jekyll, plain HTML): "
+        "write an agent view per page, agentprose.json, llms.txt and llms-full.txt, and add "
+        "the discovery links to every page's <head>.",
+    )
+    build.add_argument("site_dir", type=Path, help="the folder of the built site")
+    build.add_argument("--base-url", required=True,
+                       help="the URL the site is published at, e.g. https://example.com/docs/")
+    build.add_argument("--dry-run", action="store_true", help="report what would be written")
+    build.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                       help="leave out pages whose path matches (repeatable)")
+    build.add_argument("--content-selector", help="CSS selector of the main content")
+    build.add_argument("--converter", choices=ENGINES, default=ENGINES[0])
+    build.add_argument("--view-layout", choices=VIEW_LAYOUTS, default=VIEW_LAYOUTS[0])
+    build.add_argument("--description", help="site description for llms.txt and the index")
+    build.add_argument("--quiet", action="store_true", help="print only warnings and errors")
+    return parser
+
+
+def _progress(done: int, total: int) -> None:
+    """A one-line progress bar on standard error."""
+    width = 30
+    filled = width * done // total
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} pages",
+          end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+
+def _build(args: argparse.Namespace) -> int:
+    settings = settings_from_mapping({
+        "exclude": args.exclude,
+        "content_selector": args.content_selector,
+        "converter": args.converter,
+        "view_layout": args.view_layout,
+        "site_description": args.description,
+    })
+    interactive = sys.stderr.isatty() and not args.quiet
+    pages = sum(1 for _ in args.site_dir.rglob("*.html")) if args.site_dir.is_dir() else 0
+    progress = _progress if interactive and pages >= _PROGRESS_FROM else None
+    result = build_site(args.site_dir, base_url=args.base_url, settings=settings,
+                        dry_run=args.dry_run, progress=progress)
+    for diagnostic in result.diagnostics:
+        if diagnostic.severity == "warning":
+            print(f"warning: {diagnostic}", file=sys.stderr)
+    if args.dry_run and not args.quiet:
+        for name in result.files:
+            print(f"would write {name}")
+    warnings = sum(1 for d in result.diagnostics if d.severity == "warning")
+    verb = "would write" if args.dry_run else "wrote"
+    print(f"agentprose: {result.pages} pages, {verb} {len(result.files)} files "
+          f"({result.bytes_written:,} bytes), {warnings} warnings")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    args = _parser().parse_args(argv)
+    try:
+        return _build(args)
+    except AgentproseError as error:
+        print(f"agentprose: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

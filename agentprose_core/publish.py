@@ -1,0 +1,84 @@
+"""Writing every agent output of a site: the views and the site-wide files.
+
+Shared by ``agentprose build`` and both plugins, so that every tool writes the same
+bytes for the same pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .frontmatter import render_view
+from .index import check_pages, iter_index_chunks
+from .llmstxt import iter_llms_full_txt, render_llms_txt
+from .output import safe_target, write_atomic
+from .urls import base_url_of, output_path
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from pathlib import Path
+
+    from .diagnostics import Diagnostic
+    from .model import PageRecord, SiteRecord
+    from .settings import Settings
+
+__all__ = ["INDEX_NAME", "LLMS_FULL_NAME", "LLMS_NAME", "Published", "index_url", "publish"]
+
+INDEX_NAME = "agentprose.json"
+LLMS_NAME = "llms.txt"
+LLMS_FULL_NAME = "llms-full.txt"
+
+
+@dataclass
+class Published:
+    """What :func:`publish` wrote (or would write, in a dry run)."""
+
+    files: list[str] = field(default_factory=list)
+    bytes_written: int = 0
+    pages: list[PageRecord] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def index_url(base_url: str) -> str:
+    """The URL of ``agentprose.json`` for a site."""
+    return base_url_of(base_url) + INDEX_NAME
+
+
+def publish(
+    site_dir: Path,
+    site: SiteRecord,
+    pages: Sequence[PageRecord],
+    *,
+    settings: Settings,
+    generator: str,
+    dry_run: bool = False,
+) -> Published:
+    """Write each page's agent view and the site files into ``site_dir``.
+
+    Pages the index may not list (off the site, duplicates) are reported and get no
+    file. Every path is checked to stay inside ``site_dir``.
+    """
+    kept, diagnostics = check_pages(site, pages)
+    result = Published(pages=kept, diagnostics=list(diagnostics))
+    base = base_url_of(site.url)
+
+    def emit(relative: str, data: str | Iterable[str]) -> None:
+        target = safe_target(site_dir, relative)
+        result.files.append(relative)
+        if dry_run:
+            return
+        result.bytes_written += write_atomic(target, data)
+
+    for page in kept:
+        emit(output_path(page.markdown_url, base), render_view(page))
+    if settings.index:
+        chunks = iter_index_chunks(
+            site, kept, generator=generator, include_markdown=settings.index_markdown
+        )
+        emit(INDEX_NAME, chunks)
+    if settings.llms_txt:
+        emit(LLMS_NAME, render_llms_txt(site, kept))
+    if settings.llms_full_txt:
+        emit(LLMS_FULL_NAME, iter_llms_full_txt(site, kept))
+    return result

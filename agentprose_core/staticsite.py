@@ -1,0 +1,258 @@
+"""``agentprose build``: every agent output for a site some other tool already built.
+
+Works on the files alone (Zensical, Hugo, Jekyll, Docusaurus, plain HTML): the main
+content and the metadata come from each page, ``modified`` from the page's metadata,
+else from git, else from the file's modification time (with a warning).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fnmatch
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import __version__
+from .convert import convert_fragment
+from .dates import git_history
+from .diagnostics import Diagnostic
+from .errors import InputError
+from .extract import has_view, parse_page
+from .head import discovery_tags, inject_discovery
+from .llmstxt import summarize
+from .model import PageRecord, SiteRecord
+from .output import write_atomic
+from .publish import index_url, publish
+from .tree import to_html
+from .urls import base_url_of, page_key, view_url
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from .extract import ExtractedPage
+    from .settings import Settings
+
+__all__ = ["BuildResult", "build_site", "find_pages", "page_url_for"]
+
+
+
+@dataclass
+class BuildResult:
+    """What a build did, for the summary line and for tests."""
+
+    pages: int = 0
+    bytes_written: int = 0
+    files: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Found:
+    """One built page after the first pass: its location, content and metadata."""
+
+    relative: str
+    url: str
+    extracted: ExtractedPage
+    content_html: str
+
+
+def find_pages(site_dir: Path, exclude: Sequence[str] = ()) -> list[str]:
+    """The HTML files of a built site, as sorted POSIX paths relative to ``site_dir``.
+
+    Files reached through a symlink that leaves the site are skipped.
+    """
+    root = site_dir.resolve()
+    found = []
+    for path in site_dir.rglob("*.html"):
+        if not path.is_file() or root not in path.resolve().parents:
+            continue
+        relative = path.relative_to(site_dir).as_posix()
+        if not any(fnmatch.fnmatch(relative, pattern) for pattern in exclude):
+            found.append(relative)
+    return sorted(found, key=_reading_key)
+
+
+def _reading_key(relative: str) -> tuple[str, ...]:
+    """Directory order with each directory's index page first."""
+    parts = relative.split("/")
+    if parts[-1] in ("index.html", "index.htm"):
+        parts = parts[:-1]
+    return tuple(parts)
+
+
+def page_url_for(relative: str, base_url: str) -> str:
+    """The URL a file of the built site is served at (``a/index.html`` -> ``…/a/``)."""
+    if relative == "index.html":
+        return base_url
+    if relative.endswith("/index.html"):
+        return base_url + relative[: -len("index.html")]
+    return base_url + relative
+
+
+def _check_inputs(site_dir: Path, base_url: str) -> str:
+    if not site_dir.exists():
+        raise InputError(f"No such directory: {site_dir}. Give the folder of the built site.")
+    if not site_dir.is_dir():
+        raise InputError(f"{site_dir} is not a directory. Give the folder of the built site.")
+    return base_url_of(base_url)
+
+
+def _read(site_dir: Path, relatives: Sequence[str], base: str, settings: Settings,
+          progress: Callable[[int, int], None] | None) -> list[_Found]:
+    found = []
+    for number, relative in enumerate(relatives, 1):
+        url = page_url_for(relative, base)
+        extracted = parse_page(
+            (site_dir / relative).read_bytes(), url=url,
+            content_selector=settings.content_selector,
+        )
+        content = to_html(extracted.content) if extracted.content is not None else ""
+        found.append(_Found(relative, url, extracted, content))
+        if progress:
+            progress(number, len(relatives))
+    return found
+
+
+class _Modified:
+    """``modified`` for pages without it in their metadata: git, else file times."""
+
+    def __init__(self, site_dir: Path) -> None:
+        self._site_dir = site_dir
+        history = git_history(site_dir)
+        self._root, self._history = history if history else (None, {})
+        self.used_mtime = False
+
+    def of(self, relative: str) -> str:
+        path = (self._site_dir / relative).resolve()
+        if self._root is not None:
+            key = path.relative_to(self._root.resolve()).as_posix()
+            if key in self._history:
+                return self._history[key]
+        self.used_mtime = True
+        moment = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc)
+        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _site_record(found: Sequence[_Found], base: str, settings: Settings) -> SiteRecord:
+    home = next((f for f in found if f.url == base), found[0] if found else None)
+    meta = home.extracted.meta if home else None
+    # Themes name the site on every page; the most common name wins over one odd page.
+    names = Counter(f.extracted.meta.site_name for f in found if f.extracted.meta.site_name)
+    name = (names.most_common(1)[0][0] if names else None) or (meta.title if meta else None)
+    description = settings.site_description or (meta.description if meta else None)
+    return SiteRecord(
+        name=name or base.split("//", 1)[-1].rstrip("/"),
+        url=base,
+        description=description,
+        lang=meta.lang if meta else None,
+    )
+
+
+def _sections(found: Sequence[_Found], base: str) -> dict[str, tuple[str, ...]]:
+    """Each page's section: its top-level folder, named by that folder's index page.
+
+    Pages at the top of the site (the home page, ``about.html``) and folders of a single
+    page (``about/``) have none.
+    """
+    titles = {f.url: f.extracted.meta.title for f in found}
+    folders = Counter(f.url[len(base):].split("/")[0] for f in found if "/" in f.url[len(base):])
+    sections: dict[str, tuple[str, ...]] = {}
+    for page in found:
+        parts = page.url[len(base):].split("/")
+        if len(parts) < 2 or folders[parts[0]] < 2:
+            sections[page.url] = ()
+            continue
+        top = base + parts[0] + "/"
+        sections[page.url] = (titles.get(top) or parts[0].replace("-", " ").title(),)
+    return sections
+
+
+def build_site(
+    site_dir: Path,
+    *,
+    base_url: str,
+    settings: Settings,
+    dry_run: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> BuildResult:
+    """Write every agent output for the built site in ``site_dir``."""
+    base = _check_inputs(site_dir, base_url)
+    relatives = find_pages(site_dir, settings.exclude)
+    if not relatives:
+        raise InputError(f"No HTML pages in {site_dir}: is it the folder of the built site?")
+    result = BuildResult()
+    found = [f for f in _read(site_dir, relatives, base, settings, progress) if has_view(f.extracted)]
+    for page in found:
+        result.diagnostics.extend(page.extracted.diagnostics)
+    views = {page_key(f.url): view_url(f.url, base, settings.view_layout) for f in found}
+    site = _site_record(found, base, settings)
+    records = _records(site_dir, found, base, views, settings, site, result)
+    published = publish(site_dir, site, records, settings=settings,
+                        generator=f"agentprose {__version__} (cli)", dry_run=dry_run)
+    result.diagnostics.extend(published.diagnostics)
+    result.files.extend(published.files)
+    result.bytes_written += published.bytes_written
+    result.pages = len(published.pages)
+    if settings.discovery_links and not dry_run:
+        listed = {page.url for page in published.pages}
+        for page in found:
+            if page.url in listed:
+                view = views[page_key(page.url)]
+                result.bytes_written += _inject(site_dir / page.relative, view, base, settings)
+    return result
+
+
+def _summary(description: str | None, site: SiteRecord, markdown: str) -> str | None:
+    """The page's own description, not the site's that themes copy into every page."""
+    if description and description != site.description:
+        return description
+    return summarize(markdown) or description
+
+
+def _records(site_dir: Path, found: Sequence[_Found], base: str, views: dict[str, str],
+             settings: Settings, site: SiteRecord, result: BuildResult) -> list[PageRecord]:
+    modified = _Modified(site_dir)
+    sections = _sections(found, base)
+    records = []
+    for number, page in enumerate(found):
+        conversion = convert_fragment(page.content_html, page_url=page.url, site_map=views,
+                                      settings=settings)
+        result.diagnostics.extend(conversion.diagnostics)
+        meta = page.extracted.meta
+        title = meta.title or (conversion.headings[0].title if conversion.headings else None)
+        records.append(PageRecord(
+            url=page.url,
+            markdown_url=views[page_key(page.url)],
+            title=title or page.relative,
+            modified=meta.modified or modified.of(page.relative),
+            markdown=conversion.markdown,
+            published=meta.published,
+            authors=meta.authors,
+            summary=_summary(meta.description, site, conversion.markdown),
+            tags=meta.tags,
+            image=meta.image,
+            lang=meta.lang,
+            section=sections[page.url],
+            headings=conversion.headings,
+            prev=found[number - 1].url if number > 0 else None,
+            next=found[number + 1].url if number + 1 < len(found) else None,
+        ))
+    if modified.used_mtime:
+        result.diagnostics.append(Diagnostic(
+            "no-git",
+            "Some pages have no date in their metadata and no git history (the site folder "
+            "is not tracked in git): their 'modified' is the file's modification time, "
+            "which is the build time. Add dates to the pages' metadata, or run on files "
+            "tracked in git.",
+            str(site_dir),
+        ))
+    return records
+
+
+def _inject(path: Path, view: str, base: str, settings: Settings) -> int:
+    document = path.read_bytes()
+    index = index_url(base) if settings.index else None
+    changed = inject_discovery(document, discovery_tags(view, index))
+    return 0 if changed is None else write_atomic(path, changed)
