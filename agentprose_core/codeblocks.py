@@ -9,16 +9,16 @@ for a fence we write ourselves, longer than any backtick run inside the code.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from .placeholders import Placeholders
-from .tree import Element, classes, drop_tree, find, new_element, replace, select, unwrap
+from .tree import Element, all_text, classes, drop_tree, find, new_element, replace, select, unwrap
 
 __all__ = [
+    "SourceFence",
     "code_text",
     "fence",
-    "SourceFence",
     "fences_of",
     "language_of",
     "replace_code_blocks",
@@ -110,7 +110,7 @@ def code_text(pre: Element) -> str:
         drop_tree(element)
     for br in pre.iter("br"):
         br.tail = "\n" + (br.tail or "")
-    text = "".join(pre.itertext())
+    text = all_text(pre)
     return text.strip("\n").replace("\r\n", "\n")
 
 
@@ -242,16 +242,19 @@ def _is_math_inline(element: Element) -> bool:
 
 
 def _tex_of(element: Element, *, display: bool) -> str:
-    annotation = element.xpath(".//*[local-name()='annotation'][@encoding='application/x-tex']")
-    if annotation:
-        tex = (annotation[0].text or "").strip()
+    annotation = next(
+        (el for el in element.iter("{*}annotation") if el.get("encoding") == "application/x-tex"),
+        None,
+    )
+    if annotation is not None:
+        tex = all_text(annotation).strip()
         return f"$${tex}$$" if display else f"${tex}$"
     if element.tag == "math" and element.get("alttext"):
         tex = element.get("alttext", "")
         return f"$${tex}$$" if display else f"${tex}$"
     for extra in select(element, "a.headerlink, span.eqno"):
         drop_tree(extra)
-    return "".join(element.itertext()).strip()
+    return all_text(element).strip()
 
 
 def replace_math(root: Element, placeholders: Placeholders) -> None:

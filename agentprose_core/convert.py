@@ -80,12 +80,15 @@ def _html_to_markdown_engine() -> Engine:
 def _markdownify_engine() -> Engine:
     import markdownify
 
-    class _Converter(markdownify.MarkdownConverter):  # type: ignore[misc]
+    class _Converter(markdownify.MarkdownConverter):
         def convert_td(self, el: Any, text: str, parent_tags: Any) -> str:
-            return str(super().convert_td(el, text.replace("|", "\\|"), parent_tags))
+            # markdownify's stub file omits the table methods it has.
+            base = super().convert_td  # type: ignore[misc]
+            return str(base(el, text.replace("|", "\\|"), parent_tags))
 
         def convert_th(self, el: Any, text: str, parent_tags: Any) -> str:
-            return str(super().convert_th(el, text.replace("|", "\\|"), parent_tags))
+            base = super().convert_th  # type: ignore[misc]
+            return str(base(el, text.replace("|", "\\|"), parent_tags))
 
         def convert_mark(self, el: Any, text: str, parent_tags: Any) -> str:
             return f"=={text}==" if text.strip() else text

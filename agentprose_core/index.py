@@ -275,7 +275,7 @@ def schema_path() -> Path:
     Raises :class:`AgentproseError` when the package is not on a file system (a zip
     import); :func:`load_schema` still works there.
     """
-    resource = files("agentprose_core").joinpath("schema", SCHEMA_NAME)
+    resource = files("agentprose_core") / "schema" / SCHEMA_NAME
     if not isinstance(resource, Path):
         raise AgentproseError(
             f"The schema is inside {resource!r}, not a file; use load_schema() instead."
@@ -285,6 +285,6 @@ def schema_path() -> Path:
 
 def load_schema() -> dict[str, Any]:
     """The JSON Schema of ``agentprose.json`` version 1, as a dict."""
-    resource = files("agentprose_core").joinpath("schema", SCHEMA_NAME)
+    resource = files("agentprose_core") / "schema" / SCHEMA_NAME
     schema: dict[str, Any] = json.loads(resource.read_text(encoding="utf-8"))
     return schema

@@ -25,7 +25,9 @@ Choices the format leaves open:
   lists: nothing is invented about the project.
 - Every value is written on one line. Square brackets in a title become parentheses,
   because the reference parser cannot read ``]`` inside link text, not even escaped;
-  ``(``, ``)``, ``<``, ``>`` and spaces in a URL are percent-encoded.
+  the rare title that would open a code span or an HTML tag running into the summary
+  gets a backslash escape. Spaces, parentheses, angle brackets and backslashes in a URL
+  are percent-encoded (it still names the same file).
 
 ``llms-full.txt`` is every page's agent view in reading order, each introduced by its
 title and canonical URL, entries separated by a blank line::
@@ -385,6 +387,6 @@ def _clip(text: str, max_chars: int) -> str:
     if len(text) <= max_chars:
         return text
     cut = text[: max_chars - 1]
-    if " " in cut:
-        cut = cut.rsplit(" ", 1)[0]
+    if not text[max_chars - 1].isspace() and " " in cut:
+        cut = cut.rsplit(" ", 1)[0]  # do not end on half a word
     return cut.rstrip(" ,;:-–—") + "…"

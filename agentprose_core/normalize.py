@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from lxml import etree
+
 from . import urls
 from .codeblocks import SourceFence, replace_code_blocks, replace_math
 from .diagnostics import Diagnostic
@@ -95,9 +97,8 @@ def _drop_hidden(root: Element) -> None:
 
 def drop_chrome(root: Element) -> None:
     """Remove comments, scripts, buttons, permalinks, hidden and ignored parts."""
-    for comment in root.xpath(".//comment() | .//processing-instruction()"):
-        if comment.getparent() is not None:
-            drop_tree(comment)
+    for comment in list(root.iter(etree.Comment, etree.ProcessingInstruction)):
+        drop_tree(comment)
     _drop_hidden(root)
     for element in find(root, _is_chrome):
         if element is not root and element.getparent() is not None:

@@ -116,7 +116,7 @@ def _check(name: str, value: Any) -> Any:
     if choices and value not in choices:
         allowed = ", ".join(repr(c) for c in choices)
         raise ConfigError(f"agentprose option '{name}' must be one of {allowed}, not {value!r}.")
-    if name == "exclude":
+    if isinstance(value, (list, tuple)):
         if not all(isinstance(p, str) for p in value):
             raise ConfigError(f"agentprose option 'exclude' must be a list of strings: {value!r}.")
         return tuple(value)

@@ -121,7 +121,8 @@ class _Modified:
     def __init__(self, site_dir: Path) -> None:
         self._site_dir = site_dir
         history = git_history(site_dir)
-        self._root, self._history = history if history else (None, {})
+        self._root: Path | None = history[0] if history else None
+        self._history = history[1] if history else {}
         self.used_mtime = False
 
     def of(self, relative: str) -> str:
@@ -183,12 +184,14 @@ def build_site(
     if not relatives:
         raise InputError(f"No HTML pages in {site_dir}: is it the folder of the built site?")
     result = BuildResult()
-    found = [f for f in _read(site_dir, relatives, base, settings, progress) if has_view(f.extracted)]
+    read = _read(site_dir, relatives, base, settings, progress)
+    found = [f for f in read if has_view(f.extracted)]
     for page in found:
         result.diagnostics.extend(page.extracted.diagnostics)
     views = {page_key(f.url): view_url(f.url, base, settings.view_layout) for f in found}
     site = _site_record(found, base, settings)
-    records = _records(site_dir, found, base, views, settings, site, result)
+    records = _records(site_dir, found, base=base, views=views, settings=settings, site=site,
+                       result=result)
     published = publish(site_dir, site, records, settings=settings,
                         generator=f"agentprose {__version__} (cli)", dry_run=dry_run)
     result.diagnostics.extend(published.diagnostics)
@@ -211,8 +214,16 @@ def _summary(description: str | None, site: SiteRecord, markdown: str) -> str | 
     return summarize(markdown) or description
 
 
-def _records(site_dir: Path, found: Sequence[_Found], base: str, views: dict[str, str],
-             settings: Settings, site: SiteRecord, result: BuildResult) -> list[PageRecord]:
+def _records(
+    site_dir: Path,
+    found: Sequence[_Found],
+    *,
+    base: str,
+    views: dict[str, str],
+    settings: Settings,
+    site: SiteRecord,
+    result: BuildResult,
+) -> list[PageRecord]:
     modified = _Modified(site_dir)
     sections = _sections(found, base)
     records = []

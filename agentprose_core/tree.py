@@ -16,6 +16,7 @@ _PARSER = etree.HTMLParser(remove_blank_text=False, no_network=True)
 __all__ = [
     "BLOCK_TAGS",
     "Element",
+    "all_text",
     "as_blocks",
     "classes",
     "drop_tag",
@@ -38,8 +39,8 @@ def _compiled(selector: str) -> CSSSelector:
 
 def select(root: Element, selector: str) -> list[Element]:
     """Elements under (and including) ``root`` matching a CSS selector, compiled once."""
-    found: list[Element] = _compiled(selector)(root)
-    return found
+    found = _compiled(selector)(root)
+    return [el for el in found if isinstance(el, etree._Element)] if isinstance(found, list) else []
 
 
 def find(
@@ -58,9 +59,14 @@ def classes(element: Element) -> list[str]:
     return (element.get("class") or "").split()
 
 
+def all_text(element: Element) -> str:
+    """All text inside ``element``, as it is."""
+    return "".join(str(piece) for piece in element.itertext())
+
+
 def text_of(element: Element) -> str:
     """All text inside ``element``, whitespace folded."""
-    return " ".join("".join(element.itertext()).split())
+    return " ".join(all_text(element).split())
 
 
 def new_element(tag: str, text: str | None = None) -> Element:

@@ -132,7 +132,8 @@ def _labelled_sequence(
         paragraph = new_element("p")
         paragraph.append(new_element("strong", label))
         sequence.append(paragraph)
-        block.attrib.pop("hidden", None)
+        if "hidden" in block.attrib:
+            del block.attrib["hidden"]
         sequence.append(block)
     replace(tab_set, sequence)
 

@@ -1,0 +1,114 @@
+"""Checks every built site's agent outputs must pass, whichever tool wrote them.
+
+``check_site`` reads a site folder as a client would and asserts the rules of
+agent-view.md: views with valid front matter, an index valid under the JSON Schema,
+llms.txt intact under the reference parser with every link resolving to a file we
+wrote, and the discovery links once in each page that has a view.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import yaml
+from jsonschema import Draft202012Validator
+from llms_txt import parse_llms_file
+from ruamel.yaml import YAML
+
+from agentprose_core.index import load_schema
+
+KEYS = ("title", "canonical", "modified", "published", "author", "lang", "prev", "next")
+TIME = "%Y-%m-%dT%H:%M:%SZ"
+
+
+@dataclass
+class SiteOutputs:
+    """What a site folder holds for agents, parsed."""
+
+    index: dict[str, object]
+    llms: dict[str, object]
+    views: dict[str, tuple[dict[str, object], str]]  # path -> (front matter, body)
+
+
+def split_view(text: str) -> tuple[dict[str, object], str]:
+    assert text.startswith("---\n"), text[:40]
+    head, sep, body = text[4:].partition("\n---\n")
+    assert sep, "front matter is not closed"
+    data = yaml.safe_load(head)
+    assert data == YAML(typ="safe", pure=True).load(io.StringIO(head)), "YAML 1.1 != 1.2"
+    assert list(data) == [k for k in KEYS if k in data], f"key order: {list(data)}"
+    for key in ("title", "canonical", "modified"):
+        assert isinstance(data.get(key), str) and data[key], f"missing {key}"
+    for key in ("modified", "published"):
+        if key in data:
+            assert len(data[key]) == 20 and data[key].endswith("Z"), data[key]
+    assert body == "" or body.startswith("\n"), "a blank line must follow the front matter"
+    assert "\n\n\n" not in body, "doubled blank lines"
+    assert all(line == line.rstrip() for line in body.split("\n")), "trailing spaces"
+    assert "¶" not in body
+    return data, body.lstrip("\n")
+
+
+def _path_of(url: str, base: str) -> str:
+    assert url.startswith(base), f"{url} is not under {base}"
+    return unquote(url[len(base):])
+
+
+def check_site(site_dir: Path, base: str, *, expect_pages: int | None = None) -> SiteOutputs:
+    index = json.loads((site_dir / "agentprose.json").read_text(encoding="utf-8"))
+    Draft202012Validator(
+        load_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER
+    ).validate(index)
+    assert index["site"]["url"] == base
+    posts = index["posts"]
+    if expect_pages is not None:
+        assert len(posts) == expect_pages
+    views = {}
+    for post in posts:
+        for key in ("url", "markdown_url", "image", "prev", "next"):
+            if key in post:
+                assert post[key].startswith(base), f"{key} off the site: {post[key]}"
+        relative = _path_of(post["markdown_url"], base)
+        text = (site_dir / relative).read_text(encoding="utf-8")
+        front, body = split_view(text)
+        assert front["canonical"] == post["url"]
+        assert front["title"] == post["title"]
+        assert front["modified"] == post["modified"]
+        if "markdown" in post:
+            assert post["markdown"] == body.rstrip("\n")
+        views[relative] = (front, body)
+    llms_text = (site_dir / "llms.txt").read_text(encoding="utf-8")
+    parsed = parse_llms_file(llms_text)
+    links = [dict(link) for section in parsed.sections.values() for link in section]
+    assert parsed.title and parsed.summary
+    assert sorted(link["url"] for link in links) == sorted(p["markdown_url"] for p in posts)
+    for link in links:
+        assert (site_dir / _path_of(link["url"], base)).is_file(), link["url"]
+    full = (site_dir / "llms-full.txt").read_text(encoding="utf-8")
+    for post in posts:
+        assert f"Source: {post['url']}" in full
+    _check_discovery(site_dir, base, posts)
+    return SiteOutputs(index=index, llms={"title": parsed.title, "summary": parsed.summary,
+                                          "sections": parsed.sections}, views=views)
+
+
+def _html_file(site_dir: Path, url: str, base: str) -> Path:
+    relative = _path_of(url, base)
+    if relative == "" or relative.endswith("/"):
+        relative += "index.html"
+    return site_dir / relative
+
+
+def _check_discovery(site_dir: Path, base: str, posts: list[dict[str, str]]) -> None:
+    for post in posts:
+        html = _html_file(site_dir, post["url"], base).read_text(encoding="utf-8")
+        head = html[: html.lower().index("</head>")]
+        tag = f'<link rel="alternate" type="text/markdown" href="{post["markdown_url"]}">'
+        assert head.count(tag) == 1, f"discovery link in {post['url']}"
+        assert head.count('rel="agentprose-index"') == 1
+        assert html.count('type="text/markdown"') == 1
+    assert urlsplit(base).scheme in ("http", "https")

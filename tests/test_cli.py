@@ -1,0 +1,133 @@
+"""`agentprose build` on a plain static site, as a user runs it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lxml import html
+
+from agentprose_core.cli import main
+
+from .outputs import check_site
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "plain-site"
+BASE = "https://coast.example/"
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    target = tmp_path / "site"
+    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("README.md"))
+    return target
+
+
+def _snapshot(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*"))
+            if p.is_file()}
+
+
+def test_build_writes_valid_outputs(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = _snapshot(site)
+    assert main(["build", str(site), "--base-url", BASE]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("agentprose: 5 pages, wrote 8 files (")
+    outputs = check_site(site, BASE, expect_pages=5)
+    front, body = outputs.views["tide-pools.md"]
+    assert front == {
+        "title": "How tide pools survive low tide",
+        "canonical": "https://coast.example/tide-pools/",
+        "modified": "2026-03-14T10:30:00Z",
+        "published": "2025-06-02T08:00:00Z",
+        "author": "Ana Ruiz",
+        "lang": "en",
+        "prev": "https://coast.example/rock-pools.html",
+        "next": "https://coast.example/tide-pools/species/",
+    }
+    assert "[anemones](https://coast.example/tide-pools/species.md#anemones)" in body
+    for chrome in ("Dark mode", "On this page", "© 2026", "analytics", "Internal editor note"):
+        assert all(chrome not in b for _, b in outputs.views.values()), chrome
+    assert "404.md" not in _snapshot(site)
+    after = _snapshot(site)
+    for name, data in before.items():  # HTML changed only by the two links in <head>
+        if name.endswith(".html") and name != "404.html":
+            assert data != after[name]
+            assert after[name].replace(data, b"") == b"" or _same_without_links(data, after[name])
+        else:
+            assert after[name] == data, name
+
+
+def _same_without_links(old: bytes, new: bytes) -> bool:
+    lines = [line for line in new.split(b"\n") if b"text/markdown" not in line
+             and b"agentprose-index" not in line]
+    return b"\n".join(lines) == old and html.fromstring(new).find("body") is not None
+
+
+def test_second_run_gives_the_same_bytes(site: Path) -> None:
+    assert main(["build", str(site), "--base-url", BASE, "--quiet"]) == 0
+    first = _snapshot(site)
+    assert main(["build", str(site), "--base-url", BASE, "--quiet"]) == 0
+    second = _snapshot(site)
+    assert first.keys() == second.keys()
+    changed = [n for n in first if first[n] != second[n] and n.endswith(".html")]
+    assert changed == []
+    # Without git, 'modified' falls back to file times, which the first run changed.
+    same = [n for n in first if first[n] == second[n]]
+    assert "tide-pools.md" in same
+
+
+def test_dry_run_writes_nothing(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = _snapshot(site)
+    assert main(["build", str(site), "--base-url", BASE, "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "would write tide-pools.md" in out
+    assert "would write agentprose.json" in out
+    assert _snapshot(site) == before
+
+
+def test_exclude(site: Path) -> None:
+    assert main(["build", str(site), "--base-url", BASE, "--exclude", "about/*"]) == 0
+    outputs = check_site(site, BASE, expect_pages=4)
+    assert "about.md" not in outputs.views
+    assert b"text/markdown" not in (site / "about" / "index.html").read_bytes()
+
+
+def test_sub_path_site(site: Path) -> None:
+    base = "https://example.org/guides/coast/"
+    assert main(["build", str(site), "--base-url", base.rstrip("/")]) == 0
+    outputs = check_site(site, base, expect_pages=5)
+    assert "index.md" in outputs.views
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["build", "/nonexistent/site", "--base-url", BASE], "No such directory"),
+        (["build", "{site}", "--base-url", "coast.example"], "must be absolute"),
+        (["build", "{empty}", "--base-url", BASE], "No HTML pages"),
+        (["build", "{site}", "--base-url", BASE, "--content-selector", "main[["],
+         "content_selector"),
+    ],
+)
+def test_bad_input_is_a_clear_error(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    (tmp_path / "empty").mkdir()
+    args = [a.format(site=site, empty=tmp_path / "empty") for a in args]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("agentprose: error: ")
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_console_script_runs(site: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "agentprose_core.cli", "build", str(site), "--base-url", BASE],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "5 pages" in done.stdout
