@@ -19,7 +19,6 @@ from .normalize import normalize
 from .placeholders import splice
 from .settings import Settings
 from .tree import Element, parse_fragment, to_html
-from .widgets import SEPARATOR
 
 __all__ = ["Conversion", "available_engine", "convert_element", "convert_fragment"]
 
@@ -146,11 +145,11 @@ def _is_quote(line: str) -> bool:
     return line.lstrip().startswith(">")
 
 
-def _separate_quotes(lines: list[str]) -> list[str]:
+def _separate_quotes(lines: list[str], separator: str) -> list[str]:
     """A blank line wherever a blockquote meets other text, as every style guide wants."""
     out: list[str] = []
     for line in lines:
-        if line.strip() == SEPARATOR:
+        if line.strip() == separator:
             out.append("")
             continue
         if out and out[-1].strip() and line.strip() and _is_quote(out[-1]) != _is_quote(line):
@@ -159,11 +158,11 @@ def _separate_quotes(lines: list[str]) -> list[str]:
     return out
 
 
-def _finish(markdown: str) -> str:
+def _finish(markdown: str, separator: str) -> str:
     """Our layout rules on the engine's output, before code goes back in."""
     markdown = markdown.replace("\r\n", "\n").replace("\u00a0", " ")
     markdown = _TRAILING.sub("", markdown)
-    markdown = "\n".join(_separate_quotes(markdown.split("\n")))
+    markdown = "\n".join(_separate_quotes(markdown.split("\n"), separator))
     markdown = _BLANK_RUNS.sub("\n\n", markdown)
     return markdown.strip("\n") + "\n" if markdown.strip() else ""
 
@@ -182,7 +181,8 @@ def convert_element(
     )
     engine, notes = _engine(settings.converter)
     document = to_html(normalized.root)
-    markdown = splice(_finish(engine(document)), normalized.placeholders)
+    placeholders = normalized.placeholders
+    markdown = splice(_finish(engine(document), placeholders.separator), placeholders)
     return Conversion(
         markdown=markdown,
         headings=normalized.headings,

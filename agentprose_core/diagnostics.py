@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Diagnostic", "Severity"]
+__all__ = ["Diagnostic", "Severity", "unique"]
 
 Severity = Literal["warning", "info"]
 
@@ -26,3 +27,8 @@ class Diagnostic:
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location else ""
         return f"{where}{self.message} [{self.code}]"
+
+
+def unique(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` without repeats, in first-seen order: one warning, not one a page."""
+    return list(dict.fromkeys(diagnostics))

@@ -18,7 +18,7 @@ from .diagnostics import Diagnostic
 from .model import Heading
 from .placeholders import Placeholders
 from .tables import rewrite_tables
-from .tree import Element, drop_tag, drop_tree, find, select, text_of, unwrap
+from .tree import Element, all_text, drop_tag, drop_tree, find, select, text_of, unwrap
 from .widgets import (
     rewrite_admonitions,
     rewrite_definition_lists,
@@ -175,6 +175,12 @@ def _drop_permalink_marks(root: Element) -> None:
                 drop_tree(anchor)
 
 
+def _visible_text(root: Element) -> str:
+    """The text and the URLs of a page: what could reach the Markdown."""
+    urls_ = (el.get("href") or el.get("src") or "" for el in root.iter("a", "img"))
+    return all_text(root) + " ".join(urls_)
+
+
 def normalize(
     root: Element,
     *,
@@ -188,7 +194,7 @@ def normalize(
     ``source_fences`` are the fenced blocks of the page's Markdown source, when the
     build tool has it: they restore code languages that the theme left out.
     """
-    placeholders = Placeholders()
+    placeholders = Placeholders.avoiding(_visible_text(root))
     rewrite_tabs(root)  # before the chrome goes: sphinx-tabs labels are <button>s
     drop_chrome(root)
     _drop_permalink_marks(root)
@@ -203,5 +209,5 @@ def normalize(
     rewrite_tables(root, placeholders)
     replace_code_blocks(root, placeholders, source_fences=source_fences)
     rewrite_definition_lists(root)
-    separate_blockquotes(root)
+    separate_blockquotes(root, placeholders)
     return Normalized(root=root, placeholders=placeholders, headings=headings)

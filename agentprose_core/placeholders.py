@@ -3,7 +3,8 @@
 Code, math and footnote markers must come out byte-exact, whatever the Markdown
 engine would escape or re-indent. Normalize swaps each for a token of letters and
 digits that no engine touches; :func:`splice` puts the text back, indenting block
-content to the token's place (inside a list item or a blockquote).
+content to the token's place (inside a list item or a blockquote). The tokens' prefix
+is chosen per page so that no text of the page can be mistaken for one.
 """
 
 from __future__ import annotations
@@ -13,25 +14,46 @@ from dataclasses import dataclass, field
 
 __all__ = ["Placeholders", "splice"]
 
-_TOKEN = re.compile(r"AgPrX(\d+)X")
+
+def _prefix_for(text: str) -> str:
+    prefix = "AgPr"
+    number = 0
+    while prefix in text:
+        number += 1
+        prefix = f"AgPr{number}q"
+    return prefix
 
 
 @dataclass
 class Placeholders:
     """The tokens handed out for one page, and what each stands for."""
 
+    prefix: str = "AgPr"
     blocks: dict[str, str] = field(default_factory=dict)
     inlines: dict[str, str] = field(default_factory=dict)
 
+    @classmethod
+    def avoiding(cls, text: str) -> Placeholders:
+        """Placeholders whose tokens appear nowhere in ``text`` (the page's own text)."""
+        return cls(prefix=_prefix_for(text))
+
+    @property
+    def separator(self) -> str:
+        """A paragraph that keeps two blockquotes apart; the finishing pass removes it."""
+        return f"{self.prefix}SEPX"
+
+    def _token(self) -> str:
+        return f"{self.prefix}X{len(self.blocks) + len(self.inlines)}X"
+
     def block(self, text: str) -> str:
         """A token for a block (a fenced code block, display math)."""
-        token = f"AgPrX{len(self.blocks) + len(self.inlines)}X"
+        token = self._token()
         self.blocks[token] = text
         return token
 
     def inline(self, text: str) -> str:
         """A token for inline text that must not be escaped (inline math, ``[^1]``)."""
-        token = f"AgPrX{len(self.blocks) + len(self.inlines)}X"
+        token = self._token()
         self.inlines[token] = text
         return token
 
@@ -53,17 +75,18 @@ def splice(markdown: str, placeholders: Placeholders) -> str:
     """``markdown`` with every token replaced by its text."""
     if not placeholders.blocks and not placeholders.inlines:
         return markdown
+    pattern = re.compile(re.escape(placeholders.prefix) + r"X\d+X")
     lines = markdown.split("\n")
     for number, line in enumerate(lines):
-        if "AgPrX" not in line:
+        if placeholders.prefix not in line:
             continue
         stripped = line.rstrip()
-        match = _TOKEN.search(stripped)
+        match = pattern.search(stripped)
         if match and match.group(0) in placeholders.blocks and stripped.endswith(match.group(0)):
             text = placeholders.blocks[match.group(0)]
             lines[number] = _indent_block(text, stripped[: match.start()])
             continue
-        lines[number] = _TOKEN.sub(lambda m: _inline_text(m, placeholders), line)
+        lines[number] = pattern.sub(lambda m: _inline_text(m, placeholders), line)
     return "\n".join(lines)
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .convert import convert_fragment
 from .dates import git_history
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, unique
 from .errors import InputError
 from .extract import has_view, parse_page
 from .head import discovery_tags, inject_discovery
@@ -198,6 +198,7 @@ def build_site(
     result.files.extend(published.files)
     result.bytes_written += published.bytes_written
     result.pages = len(published.pages)
+    result.diagnostics = unique(result.diagnostics)
     if settings.discovery_links and not dry_run:
         listed = {page.url for page in published.pages}
         for page in found:

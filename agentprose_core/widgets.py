@@ -23,7 +23,6 @@ from .tree import (
 
 __all__ = [
     "ADMONITION_TYPES",
-    "SEPARATOR",
     "rewrite_admonitions",
     "rewrite_definition_lists",
     "rewrite_figures",
@@ -43,17 +42,13 @@ _LABELS = {"seealso": "See also", "admonition-todo": "Todo", "tldr": "TL;DR", "f
 _TITLE_SELECTOR = "p.admonition-title, div.admonition-title, p.topic-title, summary"
 
 
-SEPARATOR = "AgPrSEPX"
-"""A paragraph that keeps two blockquotes apart; the finishing pass removes it."""
-
-
-def separate_blockquotes(root: Element) -> None:
+def separate_blockquotes(root: Element, placeholders: Placeholders) -> None:
     """Keep adjacent blockquotes (two admonitions in a row) from merging into one."""
     for quote in root.iter("blockquote"):
         following = quote.getnext()
         adjacent = following is not None and following.tag == "blockquote"
         if adjacent and not (quote.tail or "").strip():
-            quote.addnext(new_element("p", SEPARATOR))
+            quote.addnext(new_element("p", placeholders.separator))
 
 
 def _admonition_type(element: Element) -> str | None:

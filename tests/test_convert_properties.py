@@ -1,0 +1,162 @@
+"""Properties both Markdown engines must have, on generated HTML."""
+
+from __future__ import annotations
+
+import pickle
+import re
+from concurrent.futures import ProcessPoolExecutor
+from html import escape
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agentprose_core.convert import Conversion, convert_fragment
+from agentprose_core.settings import ENGINES, Settings
+
+PAGE = "https://docs.example.org/proj/page/"
+SITE_MAP = {"https://docs.example.org/proj/other/": "https://docs.example.org/proj/other.md"}
+
+words = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zl", "Zp")),
+    min_size=1, max_size=12,
+).filter(lambda w: w.strip() != "")
+inline = st.recursive(
+    words.map(escape),
+    lambda inner: st.one_of(
+        st.tuples(st.sampled_from(["em", "strong", "code", "span", "kbd", "mark"]), inner).map(
+            lambda t: f"<{t[0]}>{t[1]}</{t[0]}>"
+        ),
+        inner.map(lambda t: f'<a href="../other/#x">{t}</a>'),
+        st.lists(inner, min_size=1, max_size=4).map(" ".join),
+    ),
+    max_leaves=6,
+)
+code_text = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Zl", "Zp"),
+                           exclude_characters="\r\x0b\x0c\x1c\x1d\x1e\x85\x00"),
+    min_size=1, max_size=80,
+).filter(lambda c: c.strip("\n") == c and c.strip() != "")
+block = st.one_of(
+    inline.map(lambda t: f"<p>{t}</p>"),
+    st.tuples(st.integers(1, 6), inline).map(lambda t: f"<h{t[0]}>{t[1]}</h{t[0]}>"),
+    st.lists(inline, min_size=1, max_size=4).map(
+        lambda items: "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+    ),
+    st.tuples(st.sampled_from(["python", "bash", ""]), code_text).map(
+        lambda t: f'<pre><code class="language-{t[0]}">{escape(t[1])}</code></pre>'
+    ),
+    inline.map(lambda t: f'<div class="admonition note"><p class="admonition-title">T</p>'
+                         f"<p>{t}</p></div>"),
+    st.lists(inline, min_size=2, max_size=3).map(
+        lambda cells: "<table><tr>" + "".join(f"<th>h{i}</th>" for i in range(len(cells)))
+        + "</tr><tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr></table>"
+    ),
+)
+documents = st.lists(block, min_size=1, max_size=8).map("\n".join)
+
+
+def _convert(document: str, engine: str) -> Conversion:
+    return convert_fragment(document, page_url=PAGE, site_map=SITE_MAP,
+                            settings=Settings(converter=engine))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=documents)
+def test_layout_rules_hold(engine: str, document: str) -> None:
+    first = _convert(document, engine)
+    assert _convert(document, engine).markdown == first.markdown  # deterministic
+    markdown = first.markdown
+    markdown.encode("utf-8")
+    assert "\n\n\n" not in _outside_code(markdown)
+    assert all(line == line.rstrip() for line in _outside_code(markdown).split("\n"))
+    assert markdown == "" or markdown.endswith("\n")
+    assert markdown.count("AgPr") == document.count("AgPr")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@settings(max_examples=150, deadline=None)
+@given(language=st.sampled_from(["python", "bash", "text"]), code=code_text)
+def test_code_survives_byte_for_byte(engine: str, language: str, code: str) -> None:
+    document = (f'<ul><li><p>Step</p><pre><code class="language-{language}">{escape(code)}'
+                "</code></pre></li></ul>")
+    markdown = _convert(document, engine).markdown
+    fence = re.search(r"^( *)(`{3,})(\w*)\n", markdown, re.MULTILINE)
+    assert fence is not None, markdown
+    indent, marks, lang = fence.groups()
+    assert lang == ("" if language == "text" else language)
+    body = markdown[fence.end():]
+    closing = body.index("\n" + indent + marks + "\n") if ("\n" + indent + marks + "\n") in body \
+        else body.index("\n" + indent + marks)
+    lines = body[:closing].split("\n")
+    assert "\n".join(line[len(indent):] if line.strip() else "" for line in lines) == "\n".join(
+        line if line.strip() else "" for line in code.split("\n"))
+    assert len(marks) > max((len(r) for r in re.findall("`+", code)), default=0)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@settings(max_examples=100, deadline=None)
+@given(words=st.lists(st.from_regex(r"[A-Za-z]{3,10}", fullmatch=True), min_size=1, max_size=20))
+def test_every_word_is_kept(engine: str, words: list[str]) -> None:
+    document = "<p>" + " <em>".join(words) + "</em>" * (len(words) - 1) + "</p>"
+    markdown = _convert(document, engine).markdown
+    position = 0
+    for word in words:
+        position = markdown.index(word, position) + len(word)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_math_is_never_escaped(engine: str) -> None:
+    document = r'<p>Inline <span class="arithmatex">\(a_1 * b_2 [x]\)</span>.</p>'
+    assert r"\(a_1 * b_2 [x]\)" in _convert(document, engine).markdown
+
+
+def _outside_code(markdown: str) -> str:
+    return re.sub(r"^( *)(`{3,}).*?^\1\2$", "CODE", markdown, flags=re.MULTILINE | re.DOTALL)
+
+
+def test_entry_point_is_picklable_and_runs_in_a_worker() -> None:
+    document = '<h2 id="a">A</h2><p>x <a href="../other/">o</a></p>'
+    expected = _convert(document, "html-to-markdown")
+    assert pickle.loads(pickle.dumps(expected)) == expected
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        remote = pool.submit(convert_fragment, document, page_url=PAGE,
+                             site_map=dict(SITE_MAP), settings=Settings()).result()
+    assert remote == expected
+    assert remote.headings[0].id == "a"
+
+
+def test_engines_agree_on_the_structure() -> None:
+    document = ('<h2 id="a">Title</h2><p>Text with <code>code</code>.</p>'
+                '<pre><code class="language-python">x = 1\n</code></pre>'
+                '<div class="admonition warning"><p class="admonition-title">Careful</p>'
+                "<p>Body.</p></div>")
+    outputs = {engine: _convert(document, engine).markdown for engine in ENGINES}
+    assert len(set(outputs.values())) == 1, outputs
+
+
+def test_engine_fallback_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    from agentprose_core import convert
+    from agentprose_core.diagnostics import unique
+
+    real_import = builtins.__import__
+
+    def no_rust(name: str, *args: object, **kwargs: object) -> object:
+        if name == "html_to_markdown":
+            raise ImportError("not installed")
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    convert._engine.cache_clear()
+    monkeypatch.setattr(builtins, "__import__", no_rust)
+    try:
+        results = [_convert("<p>x</p>", "html-to-markdown") for _ in range(3)]
+        notes = unique(d for r in results for d in r.diagnostics)
+        assert [d.code for d in notes] == ["engine-fallback"]
+        assert convert.available_engine("html-to-markdown")[0] == "markdownify"
+        assert results[0].markdown == "x\n"
+    finally:
+        monkeypatch.undo()
+        convert._engine.cache_clear()
