@@ -12,8 +12,20 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from lxml import etree
+
 from .placeholders import Placeholders
-from .tree import Element, all_text, classes, drop_tree, find, new_element, replace, select, unwrap
+from .tree import (
+    Element,
+    ElementIndex,
+    all_text,
+    classes,
+    drop_tree,
+    new_element,
+    replace,
+    select,
+    unwrap,
+)
 
 __all__ = [
     "SourceFence",
@@ -30,16 +42,14 @@ _NO_LANGUAGE = frozenset({"none", "text", "plain", "plaintext", "nohighlight", "
 _ALIASES = {
     "python3": "python", "py": "python", "sh": "bash", "shell": "bash", "ipython3": "ipython",
 }
-_LINE_NUMBER_CLASSES = frozenset({
-    "linenos", "lineno", "linenodiv", "ln", "line-number", "md-annotation__index",
-})
-
-
-def _is_line_number(element: Element) -> bool:
-    names = element.get("class")
-    return element.tag == "button" or bool(names and _LINE_NUMBER_CLASSES & set(names.split()))
+# Inside a code block: line numbers (Pygments, pymdownx), copy buttons, annotation marks.
+_LINE_NUMBERS = etree.XPath(
+    ".//*[contains(@class, 'lineno') or contains(@class, 'line-number')"
+    " or @class = 'ln' or contains(@class, 'md-annotation__index')] | .//button"
+)
 _ANCESTORS_TO_SEARCH = 3
 _CLASS_LANGUAGES = {"doctest": "pycon"}
+_NESTED = etree.XPath("ancestor::pre or ancestor::td[contains(@class, 'linenos')]")
 
 
 def _from_element(element: Element) -> str | None:
@@ -106,8 +116,10 @@ def fence(code: str, language: str | None) -> str:
 
 def code_text(pre: Element) -> str:
     """The plain text of a code block, without line numbers or buttons."""
-    for element in find(pre, _is_line_number):
-        drop_tree(element)
+    found = _LINE_NUMBERS(pre)
+    for element in found if isinstance(found, list) else ():
+        if isinstance(element, etree._Element):
+            drop_tree(element)
     for br in pre.iter("br"):
         br.tail = "\n" + (br.tail or "")
     text = all_text(pre)
@@ -127,11 +139,8 @@ def _block_to_replace(pre: Element) -> Element:
 def _code_blocks(root: Element) -> Iterator[Element]:
     # Line-number tables hold two <pre>: one of numbers, one of code.
     for pre in list(root.iter("pre")):
-        if pre.getparent() is not None and pre.xpath("ancestor::td[contains(@class,'linenos')]"):
-            continue
-        if pre.xpath("ancestor::pre"):
-            continue
-        yield pre
+        if not _NESTED(pre):
+            yield pre
 
 
 def replace_code_blocks(
@@ -225,20 +234,8 @@ def fences_of(source: str) -> tuple[SourceFence, ...]:
     return tuple(found)
 
 
-_MATH_CLASSES = frozenset({"arithmatex", "math", "katex", "MathJax_Preview"})
-_MATH_BLOCK_CLASSES = frozenset({"arithmatex", "math", "katex-display", "math-display"})
-
-
-def _is_math_block(element: Element) -> bool:
-    names = element.get("class")
-    return element.tag == "div" and bool(names and _MATH_BLOCK_CLASSES & set(names.split()))
-
-
-def _is_math_inline(element: Element) -> bool:
-    if element.tag == "math":
-        return True
-    names = element.get("class")
-    return element.tag == "span" and bool(names and _MATH_CLASSES & set(names.split()))
+_MATH_INLINE_CLASSES = ("arithmatex", "math", "katex", "MathJax_Preview")
+_MATH_BLOCK_CLASSES = ("arithmatex", "math", "katex-display", "math-display")
 
 
 def _tex_of(element: Element, *, display: bool) -> str:
@@ -257,17 +254,14 @@ def _tex_of(element: Element, *, display: bool) -> str:
     return all_text(element).strip()
 
 
-def replace_math(root: Element, placeholders: Placeholders) -> None:
+def replace_math(index: ElementIndex, placeholders: Placeholders) -> None:
     """Keep math as the TeX the author wrote, out of reach of Markdown escaping."""
-    for element in find(root, _is_math_block):
-        if element.getparent() is not None:
+    for element in index.classes(*_MATH_BLOCK_CLASSES, tags=("div",)):
+        if index.attached(element):
             tex = _tex_of(element, display=True)
             replace(element, new_element("p", placeholders.block(tex)))
-    for element in find(root, _is_math_inline):
-        if element.getparent() is not None and not _inside_replaced(element, root):
+    inline = [*index.classes(*_MATH_INLINE_CLASSES, tags=("span",)), *index.tags("math")]
+    for element in inline:
+        if index.attached(element):
             unwrap(element, placeholders.inline(_tex_of(element, display=False)))
 
-
-def _inside_replaced(element: Element, root: Element) -> bool:
-    """True when an ancestor was already swapped out (math nested in a matched span)."""
-    return not any(ancestor is root for ancestor in element.iterancestors())

@@ -13,6 +13,7 @@ import codecs
 import posixpath
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
@@ -61,6 +62,7 @@ class ContentRule:
 CONTENT_RULES: tuple[ContentRule, ...] = (
     ContentRule("article.md-content__inner", "Material for MkDocs, Zensical"),
     ContentRule("div.theme-doc-markdown", "Docusaurus docs"),
+    ContentRule("#__blog-post-container", "Docusaurus blog posts"),
     ContentRule(".rst-content div[itemprop=articleBody]", "Read the Docs (Sphinx, MkDocs)"),
     ContentRule(".rst-content div[role=main]", "Read the Docs, old versions"),
     ContentRule("article.bd-article", "pydata-sphinx-theme, sphinx-book-theme"),
@@ -69,7 +71,7 @@ CONTENT_RULES: tuple[ContentRule, ...] = (
     ContentRule("div.col-md-9[role=main]", "MkDocs default theme"),
     ContentRule("article.book-article", "Hugo Book"),
     ContentRule("main div.td-content", "Docsy (Hugo)", single=True),
-    ContentRule("[itemprop~=articleBody]", "schema.org microdata: Docusaurus blog, Minima", single=True),
+    ContentRule("[itemprop~=articleBody]", "microdata: Docusaurus 2 blog, Minima", single=True),
     ContentRule(".post-content", "Jekyll Minima, Hugo PaperMod", single=True),
     ContentRule("main article", "Hugo themes", single=True),
     ContentRule("article", "HTML5 pages", single=True),
@@ -110,7 +112,8 @@ CHROME_RULES: tuple[ChromeRule, ...] = (
     # Inactive panels of content tabs and what a closed <details> holds are content.
     ChromeRule("[hidden]", keep="[role=tabpanel], details [hidden]"),
     ChromeRule("[aria-hidden=true]", keep="[role=tabpanel]"),
-    ChromeRule("[data-ignore], .agentprose-ignore"),
+    ChromeRule("[data-ignore]"),
+    ChromeRule(".agentprose-ignore"),
     ChromeRule(  # permalinks
         ".headerlink, a.anchor, a.hash-link, a.anchorjs-link, a.anchor-heading,"
         " a.td-heading-self-link, a.subheading-anchor"
@@ -131,9 +134,9 @@ CHROME_RULES: tuple[ChromeRule, ...] = (
     ),
     ChromeRule(  # breadcrumbs and cookie notices, whatever the theme
         ".breadcrumb, .breadcrumbs, .wy-breadcrumbs, .theme-doc-breadcrumbs, .md-path,"
-        " [aria-label=breadcrumb], [aria-label=breadcrumbs], [aria-label=Breadcrumbs],"
         " .md-consent, .cookie-notice, #cookie-notice, .cookie-consent, #cookie-consent"
     ),
+    ChromeRule("[aria-label=breadcrumb], [aria-label=breadcrumbs], [aria-label=Breadcrumbs]"),
 )
 
 # Pages that get no agent view, and how to tell them.
@@ -145,9 +148,10 @@ _INDEX_STEMS = ("genindex", "py-modindex", "modindex")
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
          (codecs.BOM_UTF16_BE, "utf-16"))
 _CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([\w.:-]+)""", re.IGNORECASE)
-_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*>")
 _WINDOWS_1252 = ("iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1", "ascii", "us-ascii")
 _MEDIA = "img, svg, video, picture, table, pre"
+_COMPOUND = re.compile(r"^(?:[a-z][a-z0-9]*)?((?:[.#][\w-]+)+)$")
+_TOKEN = re.compile(r"[.#][\w-]+")
 
 
 @dataclass(frozen=True)
@@ -244,12 +248,16 @@ def _declared_charset(head: bytes) -> str:
 
 
 def _parse(text: str) -> lxml.html.HtmlElement | None:
-    text = _XML_DECLARATION.sub("", text, count=1)
-    if not text.strip():
+    # lxml gets UTF-8 with the encoding said explicitly, so that no declaration in the
+    # page (<meta charset>, <?xml encoding?>) can make it decode the text a second time.
+    data = text.replace("\x00", "").lstrip("\ufeff").encode("utf-8", errors="replace")
+    if not data.strip():
         return None
-    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)
+    parser = lxml.html.HTMLParser(
+        encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True
+    )
     try:
-        root: lxml.html.HtmlElement = lxml.html.document_fromstring(text, parser=parser)
+        root: lxml.html.HtmlElement = lxml.html.document_fromstring(data, parser=parser)
     except (etree.LxmlError, ValueError):
         return None
     return root
@@ -302,14 +310,43 @@ def _match(root: lxml.html.HtmlElement, rule: ContentRule) -> lxml.html.HtmlElem
 def _chrome(content: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
     """The elements under ``content`` that the rules remove, in document order."""
     page = content.getroottree().getroot()
+    present = _tokens_in(content)
     doomed: dict[lxml.html.HtmlElement, None] = {}
     for rule in CHROME_RULES:
-        kept = set(select(page, rule.keep)) if rule.keep else set()
-        for element in select(content, rule.selector):
-            if element is not content and element not in kept:
-                doomed[element] = None
+        needed = _tokens_of(rule.selector)
+        if needed is not None and not needed & present:
+            continue  # no element here has any of the rule's classes or ids
+        found = [e for e in select(content, rule.selector) if e is not content]
+        kept = set(select(page, rule.keep)) if found and rule.keep else set()
+        doomed.update((element, None) for element in found if element not in kept)
     order = {element: index for index, element in enumerate(content.iter())}
     return sorted(doomed, key=order.__getitem__)
+
+
+@lru_cache(maxsize=128)
+def _tokens_of(selector: str) -> frozenset[str] | None:
+    """The ``.class`` and ``#id`` tokens one of which any match carries.
+
+    None when a part of ``selector`` is not a plain ``tag.class#id`` compound.
+    Class selectors are slow in XPath, so rules whose tokens the content doesn't
+    have are skipped.
+    """
+    tokens: set[str] = set()
+    for group in selector.split(","):
+        match = _COMPOUND.match(group.strip())
+        if not match:
+            return None
+        tokens.update(_TOKEN.findall(match.group(1)))
+    return frozenset(tokens)
+
+
+def _tokens_in(content: lxml.html.HtmlElement) -> set[str]:
+    """Every ``.class`` and ``#id`` under ``content``."""
+    tokens: set[str] = set()
+    for element in content.iter("*"):
+        tokens.update("." + name for name in (element.get("class") or "").split())
+        tokens.add("#" + (element.get("id") or ""))
+    return tokens
 
 
 def _first_heading(
@@ -328,7 +365,7 @@ def _first_heading(
 def _text_without(
     element: lxml.html.HtmlElement, chrome: set[lxml.html.HtmlElement]
 ) -> Iterator[str]:
-    if element.text and element not in chrome:
+    if element.text:
         yield element.text
     for child in element:
         if child not in chrome and isinstance(child.tag, str):
@@ -343,13 +380,14 @@ def _text_without(
 def _no_view(
     root: lxml.html.HtmlElement, content: lxml.html.HtmlElement | None, url: str
 ) -> str | None:
+    """Why the page gets no agent view; ``noindex`` last, since it can be overridden."""
+    noindex = False
     for meta in root.iter("meta"):
         value = (meta.get("content") or "").lower()
         if (meta.get("http-equiv") or "").lower() == "refresh" and _REDIRECT.search(value):
             return "redirect"
-        robots = set(re.split(r"[\s,]+", value))
-        if (meta.get("name") or "").lower() == "robots" and robots & {"noindex", "none"}:
-            return "noindex"
+        if (meta.get("name") or "").lower() == "robots":
+            noindex = noindex or bool({"noindex", "none"} & set(re.split(r"[\s,]+", value)))
     stem = posixpath.splitext(posixpath.basename(unquote(urlsplit(url).path).rstrip("/")))[0]
     if stem == "404":
         return "not-found"
@@ -359,4 +397,4 @@ def _no_view(
         return "search"
     if stem.startswith(_INDEX_STEMS) or select(content, _INDEX_PAGE):
         return "index"
-    return None
+    return "noindex" if noindex else None

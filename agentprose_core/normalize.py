@@ -18,7 +18,7 @@ from .diagnostics import Diagnostic
 from .model import Heading
 from .placeholders import Placeholders
 from .tables import rewrite_tables
-from .tree import Element, all_text, drop_tag, drop_tree, find, select, text_of, unwrap
+from .tree import Element, ElementIndex, all_text, drop_tag, drop_tree, text_of, unwrap
 from .widgets import (
     rewrite_admonitions,
     rewrite_definition_lists,
@@ -49,20 +49,16 @@ DROP_SELECTORS = (
 """What :func:`drop_chrome` removes, as CSS selectors (for the docs and the tests)."""
 
 
-def _is_chrome(element: Element) -> bool:
-    tag = element.tag
-    if tag in DROP_TAGS:
-        return True
-    if tag == "input":
-        return element.get("type") != "checkbox"
-    attrib = element.attrib
-    if "data-ignore" in attrib or attrib.get("aria-hidden") == "true":
-        return True
-    names = attrib.get("class")
-    if not names:
-        return False
-    found = set(names.split())
-    return bool(found & DROP_CLASSES or (tag == "a" and found & DROP_LINK_CLASSES))
+def _chrome(index: ElementIndex) -> list[Element]:
+    inputs = [el for el in index.tags("input") if el.get("type") != "checkbox"]
+    return [
+        *index.tags(*DROP_TAGS),
+        *inputs,
+        *index.attributes("data-ignore"),
+        *index.attributes("aria-hidden", "true"),
+        *index.classes(*DROP_CLASSES),
+        *index.classes(*DROP_LINK_CLASSES, tags=("a",)),
+    ]
 
 
 _PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", ""})
@@ -79,36 +75,33 @@ class Normalized:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def _is_tab_panel(element: Element) -> bool:
-    return element.get("role") == "tabpanel" or bool(
-        element.xpath("ancestor-or-self::*[contains(concat(' ', @class, ' '), ' tabbed-')]")
-    )
+def _reachable_by_a_click(element: Element) -> bool:
+    """Tab panels and collapsed ``<details>``: hidden, but content a reader can open."""
+    if element.get("role") == "tabpanel":
+        return True
+    for ancestor in (element, *element.iterancestors()):
+        if ancestor.tag == "details" and ancestor is not element:
+            return True
+        if any(name.startswith("tabbed-") for name in (ancestor.get("class") or "").split()):
+            return True
+    return False
 
 
-def _drop_hidden(root: Element) -> None:
-    # Tab panels and collapsed <details> are content a reader reaches with a click.
-    for element in select(root, "[hidden]"):
-        if element.getparent() is None or _is_tab_panel(element):
-            continue
-        if element.xpath("ancestor::details"):
-            continue
-        drop_tree(element)
-
-
-def drop_chrome(root: Element) -> None:
+def drop_chrome(index: ElementIndex) -> None:
     """Remove comments, scripts, buttons, permalinks, hidden and ignored parts."""
+    root = index.root
     for comment in list(root.iter(etree.Comment, etree.ProcessingInstruction)):
         drop_tree(comment)
-    _drop_hidden(root)
-    for element in find(root, _is_chrome):
-        if element is not root and element.getparent() is not None:
+    for element in index.attributes("hidden"):
+        if not _reachable_by_a_click(element):
+            drop_tree(element)
+    for element in _chrome(index):
+        if element is not root and index.attached(element):
             drop_tree(element)
 
 
-def _rewrite_links(
-    root: Element, page_url: str, site_map: Mapping[str, str]
-) -> None:
-    for link in list(root.iter("a")):
+def _rewrite_links(index: ElementIndex, page_url: str, site_map: Mapping[str, str]) -> None:
+    for link in index.tags("a"):
         href = link.get("href")
         if href is None:
             drop_tag(link)
@@ -125,8 +118,8 @@ def _rewrite_links(
         link.set("href", absolute)
 
 
-def _rewrite_images(root: Element, page_url: str) -> None:
-    for image in list(root.iter("img")):
+def _rewrite_images(index: ElementIndex, page_url: str) -> None:
+    for image in index.tags("img"):
         classes = (image.get("class") or "").split()
         if {"twemoji", "emojione", "emoji", "gemoji"} & set(classes):
             unwrap(image, image.get("alt") or "")
@@ -155,20 +148,18 @@ def _heading_id(heading: Element) -> str:
     return ""
 
 
-def _outline(root: Element) -> tuple[Heading, ...]:
+def _outline(index: ElementIndex) -> tuple[Heading, ...]:
     found = []
-    for heading in root.iter(*_HEADINGS):
+    for heading in index.tags(*_HEADINGS):
         ident = _heading_id(heading)
-        for anchor in select(heading, "a.headerlink, a.anchor, a.hash-link"):
-            drop_tree(anchor)
         title = text_of(heading).strip("¶ ").strip()
         if title:
             found.append(Heading(level=int(str(heading.tag)[1]), id=ident, title=title))
     return tuple(found)
 
 
-def _drop_permalink_marks(root: Element) -> None:
-    for heading in root.iter(*_HEADINGS):
+def _drop_permalink_marks(index: ElementIndex) -> None:
+    for heading in index.tags(*_HEADINGS):
         for anchor in list(heading.iter("a")):
             is_mark = text_of(anchor) in _PERMALINK_MARKS
             if is_mark and (anchor.get("href") or "").startswith("#"):
@@ -195,19 +186,20 @@ def normalize(
     build tool has it: they restore code languages that the theme left out.
     """
     placeholders = Placeholders.avoiding(_visible_text(root))
-    rewrite_tabs(root)  # before the chrome goes: sphinx-tabs labels are <button>s
-    drop_chrome(root)
-    _drop_permalink_marks(root)
-    headings = _outline(root)
-    rewrite_admonitions(root)
-    replace_math(root, placeholders)
-    rewrite_footnotes(root, placeholders)
-    _rewrite_links(root, page_url, site_map)
-    _rewrite_images(root, page_url)
-    rewrite_task_lists(root)
-    rewrite_figures(root)
+    index = ElementIndex(root)
+    rewrite_tabs(index)  # before the chrome goes: sphinx-tabs labels are <button>s
+    drop_chrome(index)
+    _drop_permalink_marks(index)
+    headings = _outline(index)
+    rewrite_admonitions(index)
+    replace_math(index, placeholders)
+    rewrite_footnotes(index, placeholders)
+    _rewrite_links(index, page_url, site_map)
+    _rewrite_images(index, page_url)
+    rewrite_task_lists(index)
+    rewrite_figures(index)
     rewrite_tables(root, placeholders)
     replace_code_blocks(root, placeholders, source_fences=source_fences)
-    rewrite_definition_lists(root)
+    rewrite_definition_lists(index)
     separate_blockquotes(root, placeholders)
     return Normalized(root=root, placeholders=placeholders, headings=headings)

@@ -93,7 +93,8 @@ class _Page:
         """The first non-empty ``<meta>`` content under any of ``keys``."""
         return next((v for k in keys for v in self.meta.get(k, ()) if v), None)
 
-    def tags(self, key: str) -> list[str]:
+    def values(self, key: str) -> list[str]:
+        """Every non-empty ``<meta>`` content under ``key``."""
         return [v for v in self.meta.get(key, ()) if v]
 
     def warn(self, code: str, message: str) -> None:
@@ -304,11 +305,11 @@ def _authors(page: _Page) -> tuple[str, ...]:
             return names
     blog = select(page.root, f"{_BLOG_POST} .md-post__authors .md-profile__description strong")
     candidates = (
-        [a for a in page.tags("article:author") if not a.startswith(("http:", "https:"))],
+        [a for a in page.values("article:author") if not a.startswith(("http:", "https:"))],
         _microdata(page, "author"),
         [text_of(e) for e in blog],
-        page.tags("author"),
-        page.tags("dc.creator") + page.tags("dcterms.creator"),
+        page.values("author"),
+        page.values("dc.creator") + page.values("dcterms.creator"),
     )
     return next((found for found in map(_unique, candidates) if found), ())
 
@@ -395,10 +396,10 @@ def _keywords(page: _Page) -> tuple[str, ...]:
             page.warn("bad-json-ld", f"Ignoring JSON-LD 'keywords': {value!r}.")
         found = ()
     candidates = (
-        _split(page.tags("article:tag")),
+        _split(page.values("article:tag")),
         _unique(text_of(e) for e in select(page.root, ".md-tags .md-tag")),
-        _split(page.tags("keywords")),
-        _split(page.tags("dc.subject") + page.tags("dcterms.subject")),
+        _split(page.values("keywords")),
+        _split(page.values("dc.subject") + page.values("dcterms.subject")),
     )
     return found or next((tags for tags in candidates if tags), ())
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from functools import lru_cache
 
 from lxml import etree
@@ -16,6 +16,7 @@ _PARSER = etree.HTMLParser(remove_blank_text=False, no_network=True)
 __all__ = [
     "BLOCK_TAGS",
     "Element",
+    "ElementIndex",
     "all_text",
     "as_blocks",
     "classes",
@@ -61,7 +62,7 @@ def classes(element: Element) -> list[str]:
 
 def all_text(element: Element) -> str:
     """All text inside ``element``, as it is."""
-    return "".join(str(piece) for piece in element.itertext())
+    return str(etree.tostring(element, method="text", encoding="unicode", with_tail=False))
 
 
 def text_of(element: Element) -> str:
@@ -173,3 +174,64 @@ def as_blocks(element: Element) -> list[Element]:
             blocks.append(new_element("p", child.tail.strip()))
             child.tail = None
     return blocks
+
+
+_OUTSIDE_CODE = etree.XPath("descendant-or-self::*[not(ancestor::pre)]")
+
+
+class ElementIndex:
+    """A content tree's elements by tag, class and attribute, gathered in one pass.
+
+    The normalize passes ask this index instead of running a CSS selector over the whole
+    tree each: code blocks hold hundreds of Pygments spans that no pass but the code pass
+    looks into, so they are left out. Answers come in document order and only hold
+    elements still in the tree (a pass may have removed one since the index was made).
+    """
+
+    def __init__(self, root: Element) -> None:
+        self.root = root
+        self._position: dict[Element, int] = {}
+        self._tags: dict[str, list[Element]] = {}
+        self._classes: dict[str, list[Element]] = {}
+        self._attributes: dict[str, list[Element]] = {}
+        found = _OUTSIDE_CODE(root)
+        for position, element in enumerate(found if isinstance(found, list) else ()):
+            if not isinstance(element, etree._Element) or not isinstance(element.tag, str):
+                continue
+            self._position[element] = position
+            self._tags.setdefault(element.tag, []).append(element)
+            for name in element.attrib:
+                self._attributes.setdefault(str(name), []).append(element)
+            names = element.get("class")
+            if names:
+                for name in names.split():
+                    self._classes.setdefault(name, []).append(element)
+
+    def position(self, element: Element) -> int:
+        """Where ``element`` stood in the tree when the index was made."""
+        return self._position.get(element, -1)
+
+    def attached(self, element: Element) -> bool:
+        """True while ``element`` is still inside the root."""
+        if element is self.root:
+            return True
+        return any(ancestor is self.root for ancestor in element.iterancestors())
+
+    def _live(self, groups: Iterable[list[Element]]) -> list[Element]:
+        merged = {el: None for group in groups for el in group}
+        ordered = sorted(merged, key=self._position.__getitem__)
+        return [el for el in ordered if self.attached(el)]
+
+    def tags(self, *tags: str) -> list[Element]:
+        """Elements with one of ``tags``."""
+        return self._live(self._tags.get(tag, []) for tag in tags)
+
+    def classes(self, *names: str, tags: Collection[str] = ()) -> list[Element]:
+        """Elements with one of the classes ``names`` (and, if given, one of ``tags``)."""
+        found = self._live(self._classes.get(name, []) for name in names)
+        return [el for el in found if el.tag in tags] if tags else found
+
+    def attributes(self, name: str, value: str | None = None) -> list[Element]:
+        """Elements that have the attribute ``name`` (with ``value``, if given)."""
+        found = self._live([self._attributes.get(name, [])])
+        return found if value is None else [el for el in found if el.get(name) == value]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .placeholders import Placeholders
 from .tree import (
     Element,
+    ElementIndex,
     as_blocks,
     classes,
     drop_tag,
@@ -83,10 +84,14 @@ def _as_blockquote(element: Element, *, kind: str | None) -> None:
     replace(element, quote)
 
 
-def rewrite_admonitions(root: Element) -> None:
+def rewrite_admonitions(index: ElementIndex) -> None:
     """Admonitions (MkDocs, Material, Sphinx) and ``details`` as titled blockquotes."""
+    boxes = index.classes("admonition", tags=("div", "aside"))
+    candidates = sorted(
+        [*boxes, *index.tags("details"), *index.classes("topic", tags=("div",))],
+        key=index.position,
+    )
     # Innermost first, so that nested admonitions nest as blockquotes.
-    candidates = select(root, "div.admonition, aside.admonition, details, div.topic")
     for element in reversed(candidates):
         kind = _admonition_type(element)
         if kind is None and element.tag == "details":
@@ -94,8 +99,8 @@ def rewrite_admonitions(root: Element) -> None:
         _as_blockquote(element, kind=kind)
 
 
-def _material_tabs(root: Element) -> None:
-    for tab_set in select(root, "div.tabbed-set"):
+def _material_tabs(index: ElementIndex) -> None:
+    for tab_set in index.classes("tabbed-set", tags=("div",)):
         labels = [text_of(label) for label in select(tab_set, "label")]
         blocks = select(tab_set, "div.tabbed-block") or [
             child for child in tab_set if "tabbed-content" in classes(child)
@@ -103,15 +108,15 @@ def _material_tabs(root: Element) -> None:
         _labelled_sequence(tab_set, labels, blocks)
 
 
-def _sphinx_design_tabs(root: Element) -> None:
-    for tab_set in select(root, "div.sd-tab-set"):
+def _sphinx_design_tabs(index: ElementIndex) -> None:
+    for tab_set in index.classes("sd-tab-set", tags=("div",)):
         labels = [text_of(label) for label in tab_set if "sd-tab-label" in classes(label)]
         blocks = [child for child in tab_set if "sd-tab-content" in classes(child)]
         _labelled_sequence(tab_set, labels, blocks)
 
 
-def _sphinx_tabs(root: Element) -> None:
-    for tab_set in select(root, "div.sphinx-tabs"):
+def _sphinx_tabs(index: ElementIndex) -> None:
+    for tab_set in index.classes("sphinx-tabs", tags=("div",)):
         labels = [text_of(tab) for tab in select(tab_set, "[role=tab]")]
         blocks = select(tab_set, "[role=tabpanel]")
         _labelled_sequence(tab_set, labels, blocks)
@@ -133,33 +138,36 @@ def _labelled_sequence(
     replace(tab_set, sequence)
 
 
-def rewrite_tabs(root: Element) -> None:
+def rewrite_tabs(index: ElementIndex) -> None:
     """Content tabs (Material, sphinx-design, sphinx-tabs): each label, then its panel."""
-    _material_tabs(root)
-    _sphinx_design_tabs(root)
-    _sphinx_tabs(root)
+    _material_tabs(index)
+    _sphinx_design_tabs(index)
+    _sphinx_tabs(index)
 
 
 def _footnote_label(text: str) -> str:
     return "".join(text.split()).strip("[]") or "?"
 
 
-def rewrite_footnotes(root: Element, placeholders: Placeholders) -> None:
+def rewrite_footnotes(index: ElementIndex, placeholders: Placeholders) -> None:
     """Footnote markers as ``[^n]`` and their notes as ``[^n]: text`` paragraphs."""
-    refs = "sup > a.footnote-ref, a.footnote-reference, a[role=doc-noteref]"
-    for ref in select(root, refs):
+    refs = [
+        *index.classes("footnote-ref", "footnote-reference", tags=("a",)),
+        *index.attributes("role", "doc-noteref"),
+    ]
+    for ref in dict.fromkeys(refs):
         marker = placeholders.inline(f"[^{_footnote_label(text_of(ref))}]")
         holder = ref.getparent()
         if holder is not None and holder.tag == "sup" and len(holder) == 1:
             unwrap(holder, marker)
         else:
             unwrap(ref, marker)
-    for container in select(root, "div.footnote"):  # Python-Markdown
+    for container in index.classes("footnote", tags=("div",)):  # Python-Markdown
         # Python-Markdown numbers its notes by position, as the markers show them.
         notes = [(str(n), item) for n, item in enumerate(select(container, "ol > li"), 1)]
         _footnote_definitions(container, notes, placeholders)
-    _rewrite_citations(root, placeholders)
-    for container in select(root, "aside.footnote-list, dl.footnote"):  # docutils
+    _rewrite_citations(index, placeholders)
+    for container in index.classes("footnote-list", "footnote", tags=("aside", "dl")):
         notes = []
         for note in select(container, "aside.footnote, [role=doc-footnote]"):
             label = note.find("span")
@@ -169,9 +177,11 @@ def rewrite_footnotes(root: Element, placeholders: Placeholders) -> None:
         _footnote_definitions(container, notes, placeholders)
 
 
-def _rewrite_citations(root: Element, placeholders: Placeholders) -> None:
+def _rewrite_citations(index: ElementIndex, placeholders: Placeholders) -> None:
     """Docutils citations (``[CIT2002]``) as footnotes labelled with their name."""
-    entries = select(root, "div.citation, [role=doc-biblioentry]")
+    entries = [*index.classes("citation", tags=("div",)),
+               *index.attributes("role", "doc-biblioentry")]
+    entries = list(dict.fromkeys(entries))
     labels: dict[str, str] = {}
     notes = []
     for entry in entries:
@@ -181,11 +191,11 @@ def _rewrite_citations(root: Element, placeholders: Placeholders) -> None:
             drop_tree(label)
         labels[entry.get("id", "")] = name
         notes.append((name, entry))
-    for link in root.iter("a"):
+    for link in index.tags("a") if labels else ():
         target = (link.get("href") or "").lstrip("#")
         if (link.get("href") or "").startswith("#") and target in labels:
             unwrap(link, placeholders.inline(f"[^{labels[target]}]"))
-    for container in select(root, "div.citation-list"):
+    for container in index.classes("citation-list", tags=("div",)):
         _footnote_definitions(container, [(n, e) for n, e in notes if e.getparent() is container],
                               placeholders)
 
@@ -210,9 +220,9 @@ def _footnote_definitions(
     replace(container, replacement)
 
 
-def rewrite_definition_lists(root: Element) -> None:
+def rewrite_definition_lists(index: ElementIndex) -> None:
     """Definition lists, glossaries and field lists: a bold term, then its text."""
-    for dl in reversed(select(root, "dl")):
+    for dl in reversed(index.tags("dl")):
         if dl.getparent() is None:
             continue
         block = new_element("div")
@@ -242,25 +252,26 @@ def _signature(term: Element) -> Element:
     return paragraph
 
 
-def rewrite_figures(root: Element) -> None:
+def rewrite_figures(index: ElementIndex) -> None:
     """Figure captions as plain paragraphs under the image (engines italicize the whole
     caption, which breaks on emphasis or several paragraphs inside it)."""
-    for caption in list(root.iter("figcaption")):
+    for caption in index.tags("figcaption"):
         parent = caption.getparent()
         if parent is None:
             continue
-        index = parent.index(caption)
+        at = parent.index(caption)
         blocks = as_blocks(caption)
         parent.remove(caption)
         for offset, block in enumerate(blocks):
-            parent.insert(index + offset, block)
-    for classifier in select(root, "dt span.classifier"):
+            parent.insert(at + offset, block)
+    for classifier in index.classes("classifier", tags=("span",)):
         classifier.text = " : " + (classifier.text or "")
 
 
-def rewrite_task_lists(root: Element) -> None:
+def rewrite_task_lists(index: ElementIndex) -> None:
     """Checkboxes of task lists as ``[x]``/``[ ]`` text both engines keep."""
-    for box in select(root, "li input[type=checkbox]"):
+    boxes = [el for el in index.tags("input") if el.get("type") == "checkbox"]
+    for box in boxes:
         unwrap(box, "[x] " if box.get("checked") is not None else "[ ] ")
-    for box in select(root, "li label.task-list-control, li label.task-list-indicator"):
+    for box in index.classes("task-list-control", "task-list-indicator", tags=("label",)):
         drop_tag(box)
