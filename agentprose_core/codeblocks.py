@@ -30,6 +30,7 @@ from .tree import (
 __all__ = [
     "SourceFence",
     "code_text",
+    "drop_line_numbers",
     "fence",
     "fences_of",
     "language_of",
@@ -44,8 +45,8 @@ _ALIASES = {
 }
 # Inside a code block: line numbers (Pygments, pymdownx), copy buttons, annotation marks.
 _LINE_NUMBERS = etree.XPath(
-    ".//*[contains(@class, 'lineno') or contains(@class, 'line-number')"
-    " or @class = 'ln' or contains(@class, 'md-annotation__index')] | .//button"
+    ".//pre//*[contains(@class, 'lineno') or contains(@class, 'line-number')"
+    " or @class = 'ln' or contains(@class, 'md-annotation__index')] | .//pre//button"
 )
 _ANCESTORS_TO_SEARCH = 3
 _CLASS_LANGUAGES = {"doctest": "pycon"}
@@ -114,12 +115,17 @@ def fence(code: str, language: str | None) -> str:
     return f"{marks}{language or ''}\n{code}\n{marks}"
 
 
-def code_text(pre: Element) -> str:
-    """The plain text of a code block, without line numbers or buttons."""
-    found = _LINE_NUMBERS(pre)
+def drop_line_numbers(root: Element) -> None:
+    """Remove line numbers, copy buttons and annotation marks from every code block
+    under ``root``, in one query rather than one per block."""
+    found = _LINE_NUMBERS(root)
     for element in found if isinstance(found, list) else ():
         if isinstance(element, etree._Element):
             drop_tree(element)
+
+
+def code_text(pre: Element) -> str:
+    """The plain text of a code block (after :func:`drop_line_numbers`)."""
     for br in pre.iter("br"):
         br.tail = "\n" + (br.tail or "")
     text = all_text(pre)
@@ -156,6 +162,7 @@ def replace_code_blocks(
     source fence with the same code.
     """
     hints = _FenceHints(source_fences)
+    drop_line_numbers(root)
     count = 0
     for pre in list(_code_blocks(root)):
         target = _block_to_replace(pre)

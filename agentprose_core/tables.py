@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from .codeblocks import code_text
+from .codeblocks import code_text, drop_line_numbers
 from .placeholders import Placeholders
 from .tree import BLOCK_TAGS, Element, drop_tag, drop_tree, new_element, replace
 
@@ -54,6 +54,7 @@ def _is_pipe_table(table: Element) -> bool:
 def _clean_html(table: Element) -> str:
     for cell in _cells(table):
         _flatten_cell(cell)
+    drop_line_numbers(table)
     for pre in table.iter("pre"):
         text = code_text(pre)
         pre.clear()

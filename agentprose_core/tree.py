@@ -176,7 +176,16 @@ def as_blocks(element: Element) -> list[Element]:
     return blocks
 
 
-_OUTSIDE_CODE = etree.XPath("descendant-or-self::*[not(ancestor::pre)]")
+def _outside_code(root: Element) -> list[Element]:
+    """``root`` and its elements in document order, without the insides of ``<pre>``."""
+    found: list[Element] = []
+    stack = [root]
+    while stack:
+        element = stack.pop()
+        found.append(element)
+        if element.tag != "pre":
+            stack.extend(reversed([c for c in element if isinstance(c.tag, str)]))
+    return found
 
 
 class ElementIndex:
@@ -194,10 +203,7 @@ class ElementIndex:
         self._tags: dict[str, list[Element]] = {}
         self._classes: dict[str, list[Element]] = {}
         self._attributes: dict[str, list[Element]] = {}
-        found = _OUTSIDE_CODE(root)
-        for position, element in enumerate(found if isinstance(found, list) else ()):
-            if not isinstance(element, etree._Element) or not isinstance(element.tag, str):
-                continue
+        for position, element in enumerate(_outside_code(root)):
             self._position[element] = position
             self._tags.setdefault(element.tag, []).append(element)
             for name in element.attrib:
