@@ -6,7 +6,9 @@ import datetime as dt
 import subprocess
 from pathlib import Path
 
-__all__ = ["GitHistory", "git_history", "is_shallow", "to_utc_iso"]
+from .diagnostics import Diagnostic
+
+__all__ = ["GitHistory", "LastChanged", "git_history", "is_shallow", "to_utc_iso"]
 
 GitHistory = dict[str, str]
 """Repository-relative POSIX path -> UTC ISO time of the last commit that touched it."""
@@ -92,3 +94,60 @@ def git_history(directory: Path) -> tuple[Path, GitHistory] | None:
         elif line and line not in history:
             history[line] = when
     return root, history
+
+
+class LastChanged:
+    """When source files last changed: git history read once, else file times.
+
+    ``notes()`` tells the user, once per build, when dates came from file times (not
+    in git) or from a shallow clone (where every file gets the same date).
+    """
+
+    def __init__(self, directory: Path) -> None:
+        history = git_history(directory)
+        self._root: Path | None = history[0].resolve() if history else None
+        self._history: GitHistory = history[1] if history else {}
+        self._shallow = bool(history) and is_shallow(directory)
+        self._directory = directory
+        self._from_mtime: list[str] = []
+
+    def of(self, path: Path) -> str:
+        """The time ``path`` last changed, as ``YYYY-MM-DDTHH:MM:SSZ``."""
+        resolved = path.resolve()
+        if self._root is not None and self._root in resolved.parents:
+            found = self._history.get(resolved.relative_to(self._root).as_posix())
+            if found:
+                return found
+        self._from_mtime.append(path.name)
+        return _format(dt.datetime.fromtimestamp(resolved.stat().st_mtime, dt.timezone.utc))
+
+    def latest(self) -> str:
+        """The newest time in the history, for pages a plugin generates from no file."""
+        if self._history:
+            return max(self._history.values())
+        return _format(dt.datetime.fromtimestamp(self._directory.stat().st_mtime, dt.timezone.utc))
+
+    def notes(self) -> list[Diagnostic]:
+        """What the user should know about where the dates came from."""
+        found: list[Diagnostic] = []
+        if self._shallow:
+            found.append(Diagnostic(
+                "shallow-clone",
+                "The repository is a shallow clone, so git gives every page the date of the "
+                "last commit. Fetch the full history: 'fetch-depth: 0' in actions/checkout on "
+                "GitHub Actions, 'git fetch --unshallow' in a Read the Docs pre-build job.",
+                str(self._directory),
+            ))
+        if self._from_mtime:
+            where = (
+                "is not in a git work tree" if self._root is None
+                else "has files git does not track"
+            )
+            found.append(Diagnostic(
+                "no-git",
+                f"{len(self._from_mtime)} page(s) have no date in their metadata and {where}: "
+                "their 'modified' is the file's modification time. Commit the sources, or "
+                "set 'modified' in the page metadata.",
+                str(self._directory),
+            ))
+        return found

@@ -7,7 +7,6 @@ else from git, else from the file's modification time (with a warning).
 
 from __future__ import annotations
 
-import datetime as dt
 import fnmatch
 from collections import Counter
 from dataclasses import dataclass, field
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .convert import convert_fragment
-from .dates import git_history
+from .dates import LastChanged
 from .diagnostics import Diagnostic, unique
 from .errors import InputError
 from .extract import has_view, parse_page
@@ -115,27 +114,6 @@ def _read(site_dir: Path, relatives: Sequence[str], base: str, settings: Setting
     return found
 
 
-class _Modified:
-    """``modified`` for pages without it in their metadata: git, else file times."""
-
-    def __init__(self, site_dir: Path) -> None:
-        self._site_dir = site_dir
-        history = git_history(site_dir)
-        self._root: Path | None = history[0] if history else None
-        self._history = history[1] if history else {}
-        self.used_mtime = False
-
-    def of(self, relative: str) -> str:
-        path = (self._site_dir / relative).resolve()
-        if self._root is not None:
-            key = path.relative_to(self._root.resolve()).as_posix()
-            if key in self._history:
-                return self._history[key]
-        self.used_mtime = True
-        moment = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc)
-        return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def _site_record(found: Sequence[_Found], base: str, settings: Settings) -> SiteRecord:
     home = next((f for f in found if f.url == base), found[0] if found else None)
     meta = home.extracted.meta if home else None
@@ -225,7 +203,7 @@ def _records(
     site: SiteRecord,
     result: BuildResult,
 ) -> list[PageRecord]:
-    modified = _Modified(site_dir)
+    modified = LastChanged(site_dir)
     sections = _sections(found, base)
     records = []
     for number, page in enumerate(found):
@@ -238,7 +216,7 @@ def _records(
             url=page.url,
             markdown_url=views[page_key(page.url)],
             title=title or page.relative,
-            modified=meta.modified or modified.of(page.relative),
+            modified=meta.modified or modified.of(site_dir / page.relative),
             markdown=conversion.markdown,
             published=meta.published,
             authors=meta.authors,
@@ -251,15 +229,7 @@ def _records(
             prev=found[number - 1].url if number > 0 else None,
             next=found[number + 1].url if number + 1 < len(found) else None,
         ))
-    if modified.used_mtime:
-        result.diagnostics.append(Diagnostic(
-            "no-git",
-            "Some pages have no date in their metadata and no git history (the site folder "
-            "is not tracked in git): their 'modified' is the file's modification time, "
-            "which is the build time. Add dates to the pages' metadata, or run on files "
-            "tracked in git.",
-            str(site_dir),
-        ))
+    result.diagnostics.extend(modified.notes())
     return records
 
 

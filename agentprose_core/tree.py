@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection, Iterable
 from functools import lru_cache
 
 from lxml import etree
@@ -22,7 +22,6 @@ __all__ = [
     "classes",
     "drop_tag",
     "drop_tree",
-    "find",
     "new_element",
     "parse_fragment",
     "replace",
@@ -42,17 +41,6 @@ def select(root: Element, selector: str) -> list[Element]:
     """Elements under (and including) ``root`` matching a CSS selector, compiled once."""
     found = _compiled(selector)(root)
     return [el for el in found if isinstance(el, etree._Element)] if isinstance(found, list) else []
-
-
-def find(
-    root: Element, predicate: Callable[[Element], bool]
-) -> list[Element]:
-    """Elements under (and including) ``root`` for which ``predicate`` holds.
-
-    One pass in Python beats many class selectors: cssselect turns each class test
-    into an XPath string search over every element.
-    """
-    return [el for el in root.iter() if isinstance(el.tag, str) and predicate(el)]
 
 
 def classes(element: Element) -> list[str]:

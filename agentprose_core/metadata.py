@@ -1,0 +1,114 @@
+"""Page metadata as build tools hand it over (front matter, docinfo), made clean.
+
+Users write metadata by hand, so every field may come with the wrong type: a date as
+an int, authors as a mapping, tags as one string. Each reader takes what it can and
+reports the rest as a diagnostic that names the page and the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dates import to_utc_iso
+from .diagnostics import Diagnostic
+
+__all__ = ["PageFacts", "read_metadata"]
+
+# What mkdocs-git-revision-date-localized and common front matter call the times.
+_MODIFIED_KEYS = (
+    "modified", "updated", "last_modified", "git_revision_date_localized_raw_iso_datetime",
+)
+_PUBLISHED_KEYS = ("published", "date", "created", "git_creation_date_localized_raw_iso_datetime")
+
+
+@dataclass(frozen=True)
+class PageFacts:
+    """What a page's metadata says, cleaned: strings stripped, times in UTC ``Z`` form."""
+
+    title: str | None = None
+    description: str | None = None
+    authors: tuple[str, ...] = ()
+    published: str | None = None
+    modified: str | None = None
+    tags: tuple[str, ...] = ()
+    image: str | None = None
+    excluded: bool = False
+    draft: bool = False
+    diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        text = " ".join(str(value).split())
+        return text or None
+    return None
+
+
+def _names(value: Any) -> list[str]:
+    """Author or tag names from a string, a list, or mappings with a ``name``."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    if isinstance(value, Mapping):
+        name = _text(value.get("name"))
+        return [name] if name else [n for v in value.values() for n in _names(v)]
+    if isinstance(value, (list, tuple)):
+        return [n for item in value for n in _names(item)]
+    text = _text(value)
+    return [text] if text else []
+
+
+class _Reader:
+    def __init__(self, meta: Mapping[str, Any], location: str) -> None:
+        self.meta = meta
+        self.location = location
+        self.notes: list[Diagnostic] = []
+
+    def warn(self, key: str, problem: str) -> None:
+        self.notes.append(Diagnostic(
+            "bad-metadata", f"metadata '{key}' {problem}; it is ignored.", self.location))
+
+    def text(self, key: str) -> str | None:
+        if key not in self.meta or self.meta[key] is None:
+            return None
+        value = _text(self.meta[key])
+        if value is None:
+            self.warn(key, f"should be text, not {type(self.meta[key]).__name__}")
+        return value
+
+    def time(self, keys: tuple[str, ...], nested: str) -> str | None:
+        for key in keys:
+            value = self.meta.get(key)
+            if isinstance(value, Mapping):  # Material blog: date: {created: …, updated: …}
+                value = value.get(nested)
+            if value is None:
+                continue
+            found = to_utc_iso(value)
+            if found is None:
+                self.warn(key, f"is not a date or time ({value!r})")
+                continue
+            return found
+        return None
+
+
+def read_metadata(meta: Mapping[str, Any] | None, *, location: str) -> PageFacts:
+    """Clean metadata of one page (``location`` names it in diagnostics)."""
+    reader = _Reader(meta or {}, location)
+    data = reader.meta
+    authors = _names(data.get("authors", data.get("author")))
+    tags = _names(data.get("tags", data.get("keywords")))
+    switch = data.get("agentprose", True)
+    dated = isinstance(data.get("date"), Mapping)
+    return PageFacts(
+        title=reader.text("title"),
+        description=reader.text("description") or reader.text("summary"),
+        authors=tuple(dict.fromkeys(authors)),
+        published=reader.time(_PUBLISHED_KEYS, "created"),
+        modified=reader.time(("date", *_MODIFIED_KEYS) if dated else _MODIFIED_KEYS, "updated"),
+        tags=tuple(dict.fromkeys(tags)),
+        image=reader.text("image"),
+        excluded=switch is False,
+        draft=data.get("draft") is True,
+        diagnostics=tuple(reader.notes),
+    )

@@ -1,0 +1,61 @@
+"""A page's record from what a build tool knows about it, the same way for every tool."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .llmstxt import summarize
+from .model import PageRecord
+from .urls import resolve
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .convert import Conversion
+    from .metadata import PageFacts
+
+__all__ = ["make_record", "page_title"]
+
+
+def page_title(facts: PageFacts, conversion: Conversion, tool_title: str | None) -> str:
+    """The page's own title: its metadata title, else its first ``<h1>``, else the tool's.
+
+    A nav label ("Home") is the tool's title, so it comes last.
+    """
+    first_h1 = next((h.title for h in conversion.headings if h.level == 1), None)
+    return facts.title or first_h1 or (tool_title or "").strip() or "Untitled"
+
+
+def make_record(
+    *,
+    url: str,
+    markdown_url: str,
+    conversion: Conversion,
+    facts: PageFacts,
+    tool_title: str | None,
+    modified: Callable[[], str],
+    section: tuple[str, ...] = (),
+    prev: str | None = None,
+    next: str | None = None,
+    lang: str | None = None,
+    in_nav: bool = True,
+) -> PageRecord:
+    """The record of one page. ``modified`` is asked only when the metadata has no time."""
+    return PageRecord(
+        url=url,
+        markdown_url=markdown_url,
+        title=page_title(facts, conversion, tool_title),
+        modified=facts.modified or modified(),
+        markdown=conversion.markdown,
+        published=facts.published,
+        authors=facts.authors,
+        summary=facts.description or summarize(conversion.markdown) or None,
+        tags=facts.tags,
+        image=resolve(facts.image, url) if facts.image else None,
+        lang=lang,
+        section=section,
+        headings=conversion.headings,
+        prev=prev,
+        next=next,
+        in_nav=in_nav,
+    )

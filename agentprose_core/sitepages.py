@@ -1,0 +1,106 @@
+"""From the pages a build tool collected to the records of the site: what both plugins
+share once the tool has handed over each page's content and metadata.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .codeblocks import SourceFence
+from .convert import convert_fragment
+from .metadata import PageFacts, read_metadata
+from .records import make_record
+from .urls import page_key, view_url
+
+if TYPE_CHECKING:
+    from .dates import LastChanged
+    from .diagnostics import Diagnostic
+    from .model import PageRecord
+    from .settings import Settings
+
+__all__ = ["CollectedPage", "build_records", "is_excluded"]
+
+
+@dataclass(frozen=True)
+class CollectedPage:
+    """One page as the build tool rendered it, in reading order.
+
+    ``url`` is the page's absolute URL; ``source`` its source path relative to the docs
+    folder (for ``exclude`` globs and messages); ``source_file`` the file on disk (for
+    git dates), if there is one.
+    """
+
+    url: str
+    source: str
+    content_html: str
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    tool_title: str | None = None
+    source_file: Path | None = None
+    section: tuple[str, ...] = ()
+    in_nav: bool = True
+    source_fences: tuple[SourceFence, ...] = ()
+
+
+def is_excluded(facts: PageFacts, source: str, patterns: Sequence[str]) -> bool:
+    """True for pages that get no agent output: ``agentprose: false``, drafts, globs."""
+    if facts.excluded or facts.draft:
+        return True
+    return any(fnmatch.fnmatch(source, pattern) for pattern in patterns)
+
+
+def build_records(
+    pages: Sequence[CollectedPage],
+    *,
+    base_url: str,
+    settings: Settings,
+    lang: str | None,
+    last_changed: LastChanged,
+) -> tuple[list[PageRecord], list[Diagnostic]]:
+    """Convert every page that gets a view and make its record, in reading order.
+
+    Links between pages point to agent views only among the pages kept here, so an
+    excluded page is not linked from any output. prev/next follow the pages in the nav.
+    """
+    notes: list[Diagnostic] = []
+    kept: list[tuple[CollectedPage, PageFacts]] = []
+    for page in pages:
+        facts = read_metadata(page.metadata, location=page.source)
+        notes.extend(facts.diagnostics)
+        if not is_excluded(facts, page.source, settings.exclude):
+            kept.append((page, facts))
+    views = {page_key(p.url): view_url(p.url, base_url, settings.view_layout) for p, _ in kept}
+    in_nav = [p.url for p, _ in kept if p.in_nav]
+    neighbours = {url: (in_nav[i - 1] if i else None, in_nav[i + 1] if i + 1 < len(in_nav)
+                        else None) for i, url in enumerate(in_nav)}
+    records = []
+    for page, facts in kept:
+        conversion = convert_fragment(
+            page.content_html, page_url=page.url, site_map=views, settings=settings,
+            source_fences=page.source_fences,
+        )
+        notes.extend(conversion.diagnostics)
+        prev, next_ = neighbours.get(page.url, (None, None))
+        records.append(make_record(
+            url=page.url,
+            markdown_url=views[page_key(page.url)],
+            conversion=conversion,
+            facts=facts,
+            tool_title=page.tool_title,
+            modified=_modified_of(page.source_file, last_changed),
+            section=page.section,
+            prev=prev,
+            next=next_,
+            lang=lang,
+            in_nav=page.in_nav,
+        ))
+    return records, notes
+
+
+def _modified_of(source_file: Path | None, last_changed: LastChanged) -> Callable[[], str]:
+    if source_file is None:
+        return last_changed.latest
+    return lambda: last_changed.of(source_file)

@@ -1,0 +1,37 @@
+"""The plugin's options: the core ``Settings``, in MkDocs' config types."""
+
+from __future__ import annotations
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+
+from agentprose_core.settings import ENGINES, VIEW_LAYOUTS
+
+__all__ = ["AgentproseConfig"]
+
+
+class AgentproseConfig(base.Config):
+    """``plugins: - agentprose:`` options. Each mirrors a field of the core ``Settings``."""
+
+    enabled = c.Type(bool, default=True)
+    """Turn every agentprose output on or off."""
+    converter = c.Choice(ENGINES, default="html-to-markdown")
+    """Markdown engine: `html-to-markdown` (fast, Rust) or `markdownify` (pure Python)."""
+    view_layout = c.Choice(VIEW_LAYOUTS, default="sibling")
+    """Where a page's agent view lives: `sibling`, `directory` or `index-html`."""
+    content_selector = c.Optional(c.Type(str))
+    """CSS selector of the main content in a built page (for `agentprose build` only)."""
+    exclude = c.ListOfItems(c.Type(str), default=[])
+    """Glob patterns of source paths (`drafts/*`) to leave out of every output."""
+    index = c.Type(bool, default=True)
+    """Write `agentprose.json` at the site root."""
+    index_markdown = c.Type(bool, default=True)
+    """Put each page's full Markdown into `agentprose.json`."""
+    llms_txt = c.Type(bool, default=True)
+    """Write `llms.txt` at the site root."""
+    llms_full_txt = c.Type(bool, default=True)
+    """Write `llms-full.txt` at the site root."""
+    discovery_links = c.Type(bool, default=True)
+    """Add the `<link>` tags for the agent view and the index to every page's head."""
+    site_description = c.Optional(c.Type(str))
+    """Site description for `llms.txt` and the index, when `site_description` is unset."""

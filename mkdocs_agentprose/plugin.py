@@ -1,0 +1,161 @@
+"""``plugins: [agentprose]``: hooks that hand each page to the core and write at the end.
+
+Pages are collected as MkDocs renders them and converted in ``on_post_build``, once
+every page's front matter is known, so that a page excluded by its front matter is
+not linked from any other page's view.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mkdocs.exceptions import ConfigurationError, PluginError
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+
+from agentprose_core import __version__
+from agentprose_core.codeblocks import fences_of
+from agentprose_core.dates import LastChanged
+from agentprose_core.errors import AgentproseError, ConfigError
+from agentprose_core.head import discovery_tags, inject_discovery
+from agentprose_core.metadata import read_metadata
+from agentprose_core.model import SiteRecord
+from agentprose_core.pagemeta import normalize_lang
+from agentprose_core.publish import index_url, publish
+from agentprose_core.settings import Settings, settings_from_mapping
+from agentprose_core.sitepages import CollectedPage, build_records, is_excluded
+from agentprose_core.urls import base_url_of, view_url
+
+from .config import AgentproseConfig
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.nav import Navigation
+    from mkdocs.structure.pages import Page
+
+    from agentprose_core.diagnostics import Diagnostic
+
+__all__ = ["AgentprosePlugin"]
+
+log = get_plugin_logger(__name__)
+
+
+def _log(diagnostics: list[Diagnostic]) -> None:
+    for diagnostic in dict.fromkeys(diagnostics):
+        if diagnostic.severity == "warning":
+            log.warning(str(diagnostic))
+        else:
+            log.info(str(diagnostic))
+
+
+class AgentprosePlugin(BasePlugin[AgentproseConfig]):
+    """Agent views, ``agentprose.json``, ``llms.txt`` and discovery links for MkDocs."""
+
+    supports_multiple_instances = False
+
+    def __init__(self) -> None:
+        self.settings = Settings()
+        self.base_url = ""
+        self.pages: dict[str, CollectedPage] = {}
+        self.fences: dict[str, str] = {}
+        self.order: list[str] = []
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        if command == "serve":  # the dev server takes content types from mimetypes
+            mimetypes.add_type("text/markdown; charset=utf-8", ".md")
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
+        if not self.config.enabled:
+            return None
+        try:
+            self.settings = settings_from_mapping(dict(self.config))
+        except ConfigError as error:
+            raise ConfigurationError(str(error)) from error
+        if not config.site_url:
+            raise ConfigurationError(
+                "agentprose needs 'site_url' in mkdocs.yml (e.g. site_url: "
+                "https://example.com/docs/): agent views cite absolute canonical URLs."
+            )
+        self.base_url = base_url_of(config.site_url)
+        self.pages, self.fences, self.order = {}, {}, []  # mkdocs serve rebuilds reuse us
+        return None
+
+    def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> None:
+        if self.config.enabled:
+            self.order = [page.file.src_uri for page in nav.pages]
+
+    def on_page_markdown(
+        self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        if self.config.enabled:
+            self.fences[page.file.src_uri] = markdown
+        return None
+
+    @event_priority(-100)  # after other plugins: API docs, blog, macros are in the HTML
+    def on_page_content(
+        self, html: str, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str | None:
+        if self.config.enabled:
+            self.pages[page.file.src_uri] = self._collect(page, html)
+        return None
+
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
+        collected = self.pages.get(page.file.src_uri)
+        if not (self.config.enabled and self.settings.discovery_links and collected):
+            return None
+        facts = read_metadata(collected.metadata, location=collected.source)
+        if is_excluded(facts, collected.source, self.settings.exclude):
+            return None
+        view = view_url(collected.url, self.base_url, self.settings.view_layout)
+        index = index_url(self.base_url) if self.settings.index else None
+        changed = inject_discovery(output.encode("utf-8"), discovery_tags(view, index))
+        return None if changed is None else changed.decode("utf-8")
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if not self.config.enabled:
+            return
+        last_changed = LastChanged(Path(config.docs_dir))
+        lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
+        records, notes = build_records(
+            self._reading_order(), base_url=self.base_url, settings=self.settings,
+            lang=lang, last_changed=last_changed,
+        )
+        site = SiteRecord(
+            name=config.site_name, url=self.base_url,
+            description=config.site_description or self.settings.site_description, lang=lang,
+        )
+        try:
+            published = publish(Path(config.site_dir), site, records, settings=self.settings,
+                                generator=f"agentprose {__version__} (mkdocs)")
+        except AgentproseError as error:
+            raise PluginError(f"agentprose: {error}") from error
+        _log(notes + last_changed.notes() + published.diagnostics)
+        log.info("%d agent views, %d files written", len(published.pages), len(published.files))
+
+    def _collect(self, page: Page, html: str) -> CollectedPage:
+        ancestors = [section.title for section in reversed(list(page.ancestors))]
+        source = page.file.abs_src_path
+        return CollectedPage(
+            url=self.base_url + page.url,
+            source=page.file.src_uri,
+            content_html=html,
+            metadata=dict(page.meta),
+            tool_title=page.title,
+            source_file=Path(source) if source else None,
+            section=tuple(str(title) for title in ancestors if title),
+            in_nav=page.file.src_uri in set(self.order),
+            source_fences=fences_of(self.fences.pop(page.file.src_uri, "")),
+        )
+
+    def _reading_order(self) -> list[CollectedPage]:
+        listed = [self.pages[src] for src in self.order if src in self.pages]
+        rest = [page for src, page in sorted(self.pages.items()) if src not in set(self.order)]
+        return listed + [self._out_of_nav(page) for page in rest]
+
+    @staticmethod
+    def _out_of_nav(page: CollectedPage) -> CollectedPage:
+        return page if not page.in_nav else CollectedPage(**{**page.__dict__, "in_nav": False})
+
+

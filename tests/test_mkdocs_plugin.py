@@ -1,0 +1,179 @@
+"""`plugins: [agentprose]` in real `mkdocs build` runs on small sites in tmp_path."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agentprose_core.settings import options
+from mkdocs_agentprose.config import AgentproseConfig
+
+from .outputs import check_site
+from .sites import commit_all, snapshot, write_tree
+
+PAGES = {
+    "docs/index.md": "# Coast guide\n\nWelcome. Read [tide pools](guide/tide-pools.md#life).\n",
+    "docs/guide/tide-pools.md": (
+        "---\nauthors: [Ana Ruiz, Bo Li]\ndate: 2025-06-02\ndescription: Pools at low tide.\n"
+        "tags: [ecology]\n---\n\n# Tide pools\n\n## Life\n\nCrabs. See [rocks](rocks.md) and "
+        "[the secret page](../secret.md).\n\n```python\nprint('tide')\n```\n\n"
+        "!!! note \"Keep the lid on\"\n    Crabs escape.\n"
+    ),
+    "docs/guide/rocks.md": "# Rock pools\n\nCarved in rock. Back to [home](../index.md).\n",
+    "docs/secret.md": "---\nagentprose: false\n---\n\n# Secret\n\nNot for agents.\n",
+    "docs/drafts/idea.md": "# Idea\n\nExcluded by glob.\n",
+    "docs/extra.md": "# Extra\n\nNot in the nav.\n",
+}
+NAV = [
+    {"Home": "index.md"},
+    {"Guide": [{"Tide pools": "guide/tide-pools.md"}, "guide/rocks.md"]},
+    {"Secret": "secret.md"},
+    {"Drafts": ["drafts/idea.md"]},
+]
+
+
+def make_site(root: Path, **config: object) -> Path:
+    settings: dict[str, object] = {
+        "site_name": "Coast",
+        "site_url": "https://coast.example/docs/",
+        "site_description": "Field notes on the shore.",
+        "nav": NAV,
+        "markdown_extensions": ["admonition"],
+        "plugins": [{"agentprose": {"exclude": ["drafts/*"]}}],
+    }
+    settings.update(config)
+    write_tree(root, {**PAGES, "mkdocs.yml": yaml.safe_dump(settings, sort_keys=False)})
+    return root
+
+
+def mkdocs_build(root: Path, *extra: str, quiet: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", *(["-q"] if quiet else []), *extra], cwd=root,
+        capture_output=True, text=True, check=False,
+    )
+
+
+@pytest.fixture
+def git_site(tmp_path: Path) -> Path:
+    root = make_site(tmp_path / "proj")
+    commit_all(root, "first", "2024-01-02T03:04:05+00:00")
+    (root / "docs/guide/rocks.md").write_text("# Rock pools\n\nCarved in solid rock.\n")
+    commit_all(root, "second", "2025-03-04T05:06:07+00:00")
+    return root
+
+
+def test_build_in_git_repo_strict(git_site: Path) -> None:
+    done = mkdocs_build(git_site, "--strict")
+    assert done.returncode == 0, done.stderr
+    assert "WARNING" not in done.stderr
+    site = git_site / "site"
+    outputs = check_site(site, "https://coast.example/docs/", expect_pages=4)
+    assert sorted(outputs.views) == ["extra.md", "guide/rocks.md", "guide/tide-pools.md",
+                                     "index.md"]
+    front, body = outputs.views["guide/tide-pools.md"]
+    assert front == {
+        "title": "Tide pools",
+        "canonical": "https://coast.example/docs/guide/tide-pools/",
+        "modified": "2024-01-02T03:04:05Z",
+        "published": "2025-06-02T00:00:00Z",
+        "author": ["Ana Ruiz", "Bo Li"],
+        "lang": "en",
+        "prev": "https://coast.example/docs/",
+        "next": "https://coast.example/docs/guide/rocks/",
+    }
+    assert outputs.views["guide/rocks.md"][0]["modified"] == "2025-03-04T05:06:07Z"
+    assert "[rocks](https://coast.example/docs/guide/rocks.md)" in body
+    # The excluded page gets no view, so links to it stay links to its HTML page.
+    assert "[the secret page](https://coast.example/docs/secret/)" in body
+    assert "```python\nprint('tide')\n```" in body
+    assert "> **Note: Keep the lid on**" in body
+    assert not (site / "secret.md").exists() and not (site / "drafts/idea.md").exists()
+    assert b"text/markdown" not in (site / "secret/index.html").read_bytes()
+    posts = outputs.index["posts"]
+    assert [p["title"] for p in posts] == ["Coast guide", "Tide pools", "Rock pools", "Extra"]
+    assert posts[1]["section"] == ["Guide"]
+    assert posts[1]["summary"] == "Pools at low tide."
+    assert posts[1]["tags"] == ["ecology"]
+    assert list(outputs.llms["sections"]) == ["Docs", "Guide", "Optional"]
+    assert [link.title for link in outputs.llms["sections"]["Optional"]] == ["Extra"]
+
+
+def test_two_builds_give_the_same_bytes(git_site: Path) -> None:
+    assert mkdocs_build(git_site).returncode == 0
+    first = snapshot(git_site / "site")
+    assert mkdocs_build(git_site).returncode == 0
+    assert snapshot(git_site / "site") == first
+    assert len(first) == 7
+
+
+def test_flat_urls_and_material(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", use_directory_urls=False,
+                     theme={"name": "material", "language": "pt-BR"},
+                     markdown_extensions=["admonition", "pymdownx.details",
+                                          {"pymdownx.superfences": {}},
+                                          {"pymdownx.tabbed": {"alternate_style": True}}])
+    done = mkdocs_build(root)
+    assert done.returncode == 0, done.stderr
+    outputs = check_site(root / "site", "https://coast.example/docs/", expect_pages=4)
+    front, body = outputs.views["guide/tide-pools.md"]
+    assert front["canonical"] == "https://coast.example/docs/guide/tide-pools.html"
+    assert front["lang"] == "pt-BR"
+    assert "[rocks](https://coast.example/docs/guide/rocks.md)" in body
+    assert "Permanent link" not in body and "¶" not in body
+
+
+def test_root_site_url(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", site_url="https://coast.example")
+    assert mkdocs_build(root).returncode == 0
+    outputs = check_site(root / "site", "https://coast.example/", expect_pages=4)
+    assert outputs.views["index.md"][0]["canonical"] == "https://coast.example/"
+
+
+def test_disabled_writes_nothing(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", plugins=[{"agentprose": {"enabled": False}}])
+    assert mkdocs_build(root).returncode == 0
+    assert snapshot(root / "site", (".md",)) == {}
+    assert not (root / "site" / "agentprose.json").exists()
+
+
+def test_missing_site_url_is_a_configuration_error(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", site_url=None)
+    done = mkdocs_build(root)
+    assert done.returncode != 0
+    assert "agentprose needs 'site_url' in mkdocs.yml" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("options_", "message"),
+    [
+        ({"converter": "pandoc"}, "option 'converter': Expected one of: ('html-to-markdown'"),
+        ({"exclude": "drafts/*"}, "option 'exclude': Expected a list of items"),
+        ({"enabled": "maybe"}, "option 'enabled': Expected type: <class 'bool'>"),
+        ({"view_layout": 3}, "option 'view_layout': Expected one of"),
+        ({"bogus": True}, "option 'bogus': Unrecognised configuration name: bogus"),
+    ],
+)
+def test_bad_option_is_a_clear_configuration_error(
+    tmp_path: Path, options_: dict[str, object], message: str
+) -> None:
+    root = make_site(tmp_path / "proj", plugins=[{"agentprose": options_}])
+    done = mkdocs_build(root, "--strict", quiet=False)
+    assert done.returncode != 0
+    assert f"Plugin 'agentprose' {message}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_config_mirrors_core_settings() -> None:
+    schema = dict(AgentproseConfig._schema)
+    assert list(schema) == [o.name for o in options()]
+    for option in options():
+        default = schema[option.name].default
+        expected = list(option.default) if isinstance(option.default, tuple) else option.default
+        assert default == expected, option.name
+        choices = getattr(schema[option.name], "choices", ())
+        assert tuple(choices) == option.choices, option.name
