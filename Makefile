@@ -18,7 +18,7 @@ demo: $(STAMP)
 test: lint typecheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check agentprose_core mkdocs_agentprose sphinx_agentprose tests bench examples/demo.py
+	$(BIN)/ruff check agentprose_core mkdocs_agentprose sphinx_agentprose tests bench examples/demo.py docs/hooks
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

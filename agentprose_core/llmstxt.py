@@ -88,7 +88,11 @@ _URL_ESCAPES = str.maketrans(
 
 
 def render_llms_txt(
-    site: SiteRecord, pages: Sequence[PageRecord], *, intro: str | None = None
+    site: SiteRecord,
+    pages: Sequence[PageRecord],
+    *,
+    intro: str | None = None,
+    sections: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> str:
     """``llms.txt`` for pages that went through :func:`~agentprose_core.index.check_pages`.
 
@@ -96,11 +100,15 @@ def render_llms_txt(
     paragraphs but holds no headings: a line starting with ``#`` is escaped, since a
     ``##`` line would open a section for the parser. A blank ``intro`` means the default,
     because the reference parser loses the description when nothing follows it.
+
+    ``sections`` replaces the nav's grouping: each title with the URLs of its pages, in
+    the order given; pages in none of them go under ``## Optional``.
     """
     ensure_checked(site, pages)
     name = _one_line(site.name) or base_url_of(site.url)
     lines = [f"# {name}", "", f"> {_site_summary(site, pages, name)}", "", _intro(name, intro)]
-    for section, members in _sections(pages):
+    groups = _given_sections(pages, sections) if sections else _sections(pages)
+    for section, members in groups:
         lines += ["", f"## {section}", ""]
         lines += [_link_line(page) for page in members]
     return "\n".join(lines) + "\n"
@@ -145,6 +153,22 @@ def _sections(pages: Sequence[PageRecord]) -> list[tuple[str, list[PageRecord]]]
     optional = groups.pop(OPTIONAL_SECTION, [])
     ordered = [*groups.items(), (OPTIONAL_SECTION, optional)]
     return [(name, members) for name, members in ordered if members]
+
+
+def _given_sections(
+    pages: Sequence[PageRecord], sections: Sequence[tuple[str, Sequence[str]]]
+) -> list[tuple[str, list[PageRecord]]]:
+    by_url = {page_key(page.url): page for page in pages}
+    placed: set[str] = set()
+    groups: list[tuple[str, list[PageRecord]]] = []
+    for title, urls in sections:
+        keys = [key for key in map(page_key, urls) if key in by_url and key not in placed]
+        members = [by_url[key] for key in keys]
+        placed.update(page_key(page.url) for page in members)
+        groups.append((_one_line(title) or ROOT_SECTION, members))
+    rest = [page for page in pages if page_key(page.url) not in placed]
+    groups.append((OPTIONAL_SECTION, rest))
+    return [(name, members) for name, members in groups if members]
 
 
 def _section_of(page: PageRecord) -> str:

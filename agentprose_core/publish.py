@@ -53,11 +53,13 @@ def publish(
     settings: Settings,
     generator: str,
     dry_run: bool = False,
+    llms_sections: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> Published:
     """Write each page's agent view and the site files into ``site_dir``.
 
     Pages the index may not list (off the site, duplicates) are reported and get no
-    file. Every path is checked to stay inside ``site_dir``.
+    file. Every path is checked to stay inside ``site_dir``. ``llms_sections`` replaces
+    the nav's grouping in ``llms.txt`` (titles with page URLs).
     """
     kept, diagnostics = check_pages(site, pages)
     result = Published(pages=kept, diagnostics=list(diagnostics))
@@ -78,7 +80,7 @@ def publish(
         )
         emit(INDEX_NAME, chunks)
     if settings.llms_txt:
-        emit(LLMS_NAME, render_llms_txt(site, kept))
+        emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections))
     if settings.llms_full_txt:
         emit(LLMS_FULL_NAME, iter_llms_full_txt(site, kept))
     return result

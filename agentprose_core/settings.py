@@ -59,6 +59,11 @@ class Settings:
     site_description: str | None = _opt(
         None, "Site description for `llms.txt` and the index, when the build tool has none."
     )
+    sections: tuple[tuple[str, tuple[str, ...]], ...] = _opt(
+        (),
+        "`llms.txt` sections instead of the nav's: each title with glob patterns of the "
+        "source paths of its pages (`Guide: [guide/*.md]`); other pages go under Optional.",
+    )
 
 
 @dataclass(frozen=True)
@@ -99,12 +104,14 @@ _KIND: dict[str, type | tuple[type, ...]] = {
     "llms_full_txt": bool,
     "discovery_links": bool,
     "site_description": (str, type(None)),
+    "sections": (dict, tuple),
 }
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    names = {bool: "true or false", str: "a string", list: "a list of strings"}
+    names = {bool: "true or false", str: "a string", list: "a list of strings",
+             dict: "a mapping of titles to lists of patterns"}
     return " or ".join(names.get(k, "nothing") for k in kinds if k is not tuple)
 
 
@@ -116,11 +123,26 @@ def _check(name: str, value: Any) -> Any:
     if choices and value not in choices:
         allowed = ", ".join(repr(c) for c in choices)
         raise ConfigError(f"agentprose option '{name}' must be one of {allowed}, not {value!r}.")
+    if name == "sections":
+        return _sections(value)
     if isinstance(value, (list, tuple)):
         if not all(isinstance(p, str) for p in value):
             raise ConfigError(f"agentprose option 'exclude' must be a list of strings: {value!r}.")
         return tuple(value)
     return value
+
+
+def _sections(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    pairs = list(value.items()) if isinstance(value, dict) else list(value)
+    for pair in pairs:
+        title, globs = pair if isinstance(pair, tuple) and len(pair) == 2 else (None, None)
+        if not (isinstance(title, str) and isinstance(globs, (list, tuple))
+                and all(isinstance(g, str) for g in globs)):
+            raise ConfigError(
+                "agentprose option 'sections' must map section titles to lists of glob "
+                f"patterns, like {{'Guide': ['guide/*.md']}}, not {value!r}."
+            )
+    return tuple((title, tuple(globs)) for title, globs in pairs)
 
 
 def settings_from_mapping(values: Mapping[str, Any]) -> Settings:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .model import PageRecord
     from .settings import Settings
 
-__all__ = ["CollectedPage", "build_records", "is_excluded"]
+__all__ = ["Assembled", "CollectedPage", "build_records", "is_excluded"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,25 @@ class CollectedPage:
     source_fences: tuple[SourceFence, ...] = ()
 
 
+@dataclass
+class Assembled:
+    """The site's records in reading order, the llms.txt sections asked for, and notes."""
+
+    records: list[PageRecord]
+    llms_sections: list[tuple[str, list[str]]]
+    diagnostics: list[Diagnostic]
+
+
+def _llms_sections(
+    kept: Sequence[CollectedPage], settings: Settings
+) -> list[tuple[str, list[str]]]:
+    return [
+        (title, [page.url for page in kept
+                 if any(fnmatch.fnmatch(page.source, pattern) for pattern in patterns)])
+        for title, patterns in settings.sections
+    ]
+
+
 def is_excluded(facts: PageFacts, source: str, patterns: Sequence[str]) -> bool:
     """True for pages that get no agent output: ``agentprose: false``, drafts, globs."""
     if facts.excluded or facts.draft:
@@ -59,7 +78,7 @@ def build_records(
     settings: Settings,
     lang: str | None,
     last_changed: LastChanged,
-) -> tuple[list[PageRecord], list[Diagnostic]]:
+) -> Assembled:
     """Convert every page that gets a view and make its record, in reading order.
 
     Links between pages point to agent views only among the pages kept here, so an
@@ -97,7 +116,8 @@ def build_records(
             lang=lang,
             in_nav=page.in_nav,
         ))
-    return records, notes
+    sections = _llms_sections([page for page, _ in kept], settings)
+    return Assembled(records=records, llms_sections=sections, diagnostics=notes)
 
 
 def _modified_of(source_file: Path | None, last_changed: LastChanged) -> Callable[[], str]:

@@ -1,36 +1,50 @@
-"""`make demo`: run `agentprose build` on the example site and show what agents get."""
+"""`make demo`: build this project's docs with the MkDocs plugin and an example static
+site with `agentprose build`, then show what agents get."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "examples" / "plain-site"
-OUTPUT = ROOT / "build" / "demo" / "plain-site"
-BASE_URL = "https://coast.example/"
+OUT = ROOT / "build" / "demo"
+PLAIN_SOURCE = ROOT / "examples" / "plain-site"
+
+
+def run(*command: str) -> None:
+    print("$", " ".join(command))
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    subprocess.run([sys.executable, "-m", *command], cwd=ROOT, env=env, check=True)
+
+
+def show_outputs(site: Path) -> None:
+    print(f"\nAgent outputs in {site.relative_to(ROOT)}/:")
+    for path in sorted(site.rglob("*")):
+        if path.suffix in (".md", ".json", ".txt") and path.name != "sitemap.xml":
+            print(f"  {path.relative_to(site)}  ({path.stat().st_size:,} bytes)")
 
 
 def main() -> int:
-    shutil.rmtree(OUTPUT, ignore_errors=True)
-    shutil.copytree(SOURCE, OUTPUT, ignore=shutil.ignore_patterns("README.md"))
-    command = [sys.executable, "-m", "agentprose_core.cli", "build", str(OUTPUT),
-               "--base-url", BASE_URL]
-    print("$", " ".join(command[2:]).replace(str(ROOT) + "/", ""))
-    done = subprocess.run(command, check=False)
-    if done.returncode:
-        return done.returncode
-    print(f"\nAgent outputs are in {OUTPUT.relative_to(ROOT)}/:")
-    for path in sorted(OUTPUT.rglob("*")):
-        if path.suffix in (".md", ".json", ".txt"):
-            print(f"  {path.relative_to(OUTPUT)}  ({path.stat().st_size:,} bytes)")
-    view = OUTPUT / "tide-pools.md"
-    print(f"\n--- {view.relative_to(ROOT)} ---")
-    print(view.read_text(encoding="utf-8"))
-    print(f"--- {(OUTPUT / 'llms.txt').relative_to(ROOT)} ---")
-    print((OUTPUT / "llms.txt").read_text(encoding="utf-8"))
+    shutil.rmtree(OUT, ignore_errors=True)
+    docs_site = OUT / "docs-site"
+    run("mkdocs", "build", "-q", "-f", "mkdocs.yml", "-d", str(docs_site))
+    show_outputs(docs_site)
+
+    plain_site = OUT / "plain-site"
+    shutil.copytree(PLAIN_SOURCE, plain_site, ignore=shutil.ignore_patterns("README.md"))
+    print()
+    run("agentprose_core.cli", "build", str(plain_site.relative_to(ROOT)),
+        "--base-url", "https://coast.example/")
+    show_outputs(plain_site)
+
+    view = docs_site / "mkdocs.md"
+    print(f"\n--- {view.relative_to(ROOT)} (first lines) ---")
+    print("\n".join(view.read_text(encoding="utf-8").splitlines()[:16]))
+    print(f"\n--- {(docs_site / 'llms.txt').relative_to(ROOT)} ---")
+    print((docs_site / "llms.txt").read_text(encoding="utf-8"))
     return 0
 
 

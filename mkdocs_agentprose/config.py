@@ -35,3 +35,5 @@ class AgentproseConfig(base.Config):
     """Add the `<link>` tags for the agent view and the index to every page's head."""
     site_description = c.Optional(c.Type(str))
     """Site description for `llms.txt` and the index, when `site_description` is unset."""
+    sections = c.DictOfItems(c.ListOfItems(c.Type(str)), default={})
+    """`llms.txt` sections instead of the nav's: titles with globs of source paths."""

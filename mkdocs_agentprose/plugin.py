@@ -118,7 +118,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             return
         last_changed = LastChanged(Path(config.docs_dir))
         lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
-        records, notes = build_records(
+        assembled = build_records(
             self._reading_order(), base_url=self.base_url, settings=self.settings,
             lang=lang, last_changed=last_changed,
         )
@@ -127,11 +127,14 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             description=config.site_description or self.settings.site_description, lang=lang,
         )
         try:
-            published = publish(Path(config.site_dir), site, records, settings=self.settings,
-                                generator=f"agentprose {__version__} (mkdocs)")
+            published = publish(
+                Path(config.site_dir), site, assembled.records, settings=self.settings,
+                generator=f"agentprose {__version__} (mkdocs)",
+                llms_sections=assembled.llms_sections,
+            )
         except AgentproseError as error:
             raise PluginError(f"agentprose: {error}") from error
-        _log(notes + last_changed.notes() + published.diagnostics)
+        _log(assembled.diagnostics + last_changed.notes() + published.diagnostics)
         log.info("%d agent views, %d files written", len(published.pages), len(published.files))
 
     def _collect(self, page: Page, html: str) -> CollectedPage:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import re
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -173,7 +179,127 @@ def test_config_mirrors_core_settings() -> None:
     assert list(schema) == [o.name for o in options()]
     for option in options():
         default = schema[option.name].default
-        expected = list(option.default) if isinstance(option.default, tuple) else option.default
+        expected = option.default
+        if isinstance(expected, tuple):  # MkDocs spells tuples as lists, pairs as mappings
+            expected = dict(expected) if option.name == "sections" else list(expected)
         assert default == expected, option.name
         choices = getattr(schema[option.name], "choices", ())
         assert tuple(choices) == option.choices, option.name
+
+
+def test_sections_setting_overrides_the_nav(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", plugins=[{"agentprose": {
+        "sections": {"Start here": ["index.md", "extra.md"], "Pools": ["guide/*.md"]},
+    }}])
+    assert mkdocs_build(root).returncode == 0
+    outputs = check_site(root / "site", "https://coast.example/docs/")
+    sections = outputs.llms["sections"]
+    assert list(sections) == ["Start here", "Pools", "Optional"]
+    assert [link.title for link in sections["Start here"]] == ["Coast guide", "Extra"]
+    assert [link.title for link in sections["Pools"]] == ["Tide pools", "Rock pools"]
+    assert [link.title for link in sections["Optional"]] == ["Idea"]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _get(url: str) -> tuple[str, str]:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.headers["Content-Type"], response.read().decode("utf-8")
+
+
+def _wait_for(url: str, predicate: Callable[[str], bool], seconds: float = 30) -> tuple[str, str]:
+    deadline = time.monotonic() + seconds
+    last: object = None
+    while True:
+        try:
+            found = last = _get(url)
+            if predicate(found[1]):
+                return found
+        except OSError as error:
+            last = error
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{url} did not come up as expected: {last!r}")
+        time.sleep(0.2)
+
+
+def test_mkdocs_serve_serves_and_refreshes_views(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", site_url=None)
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    output = ""
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        kind, text = _wait_for(base + "guide/rocks.md", lambda t: "Carved in rock" in t)
+        assert kind == "text/markdown; charset=utf-8"
+        assert f'canonical: "{base}guide/rocks/"' in text
+        _, index = _wait_for(base + "llms.txt", lambda t: "Rock pools" in t)
+        assert f"({base}guide/rocks.md)" in index
+        (root / "docs/guide/rocks.md").write_text("# Rock pools\n\nNow with barnacles.\n")
+        _wait_for(base + "guide/rocks.md", lambda t: "barnacles" in t)
+        _wait_for(base + "agentprose.json", lambda t: "barnacles" in t)
+    except AssertionError as error:
+        server.terminate()
+        raise AssertionError(f"{error}\n{server.communicate(timeout=10)[0]}") from None
+    finally:
+        if server.poll() is None:
+            server.terminate()
+            output = server.communicate(timeout=10)[0]
+    assert "Traceback" not in output
+    assert output.count("Building documentation") <= 3, output  # no rebuild loop
+
+
+def test_readthedocs_theme(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", theme="readthedocs")
+    done = mkdocs_build(root)
+    assert done.returncode == 0, done.stderr
+    outputs = check_site(root / "site", "https://coast.example/docs/", expect_pages=4)
+    body = outputs.views["guide/tide-pools.md"][1]
+    assert body.startswith("# Tide pools\n\n## Life\n")
+    assert "Edit on" not in body and "Next" not in body
+
+
+def test_mkdocstrings_api_page(tmp_path: Path) -> None:
+    root = make_site(
+        tmp_path / "proj", theme="material",
+        plugins=[{"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}}, "agentprose"],
+        nav=[{"Home": "index.md"}, {"API": "api.md"}],
+    )
+    write_tree(root, {
+        "docs/api.md": "# API\n\n::: coastlib\n",
+        "src/coastlib.py": (
+            '"""Tools for the shore."""\n\n\n'
+            "def survey(pool: str, depth: float = 1.5) -> int:\n"
+            '    """Count the creatures in a pool.\n\n    Args:\n        pool: The pool name.\n'
+            "        depth: How deep to look.\n\n"
+            '    Returns:\n        How many were found.\n    """\n'
+            "    return 0\n"
+        ),
+    })
+    done = mkdocs_build(root)
+    assert done.returncode == 0, done.stderr
+    outputs = check_site(root / "site", "https://coast.example/docs/")
+    body = outputs.views["api.md"][1]
+    assert "survey" in body and "Count the creatures in a pool." in body
+    assert "depth" in body and "How deep to look." in body
+    assert "How many were found." in body
+
+
+def test_project_docs_build_with_the_plugin(tmp_path: Path) -> None:
+    repo = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(repo / "mkdocs.yml"),
+         "-d", str(tmp_path / "site")],
+        capture_output=True, text=True, check=False, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    assert done.returncode == 0, done.stderr
+    outputs = check_site(tmp_path / "site", "https://agentprose.dev/")
+    table = outputs.views["configuration.md"][1]
+    for option in options():
+        assert re.search(rf"^\| `{option.name}` +\|", table, re.MULTILINE), option.name
