@@ -1,0 +1,56 @@
+"""Page metadata with the types users really write, and the title rule."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from agentprose_core.convert import Conversion
+from agentprose_core.metadata import read_metadata
+from agentprose_core.model import Heading
+from agentprose_core.records import page_title
+
+
+def test_clean_values() -> None:
+    facts = read_metadata({
+        "title": "  Tide   pools ", "description": "Pools.", "authors": ["Ana", {"name": "Bo"}],
+        "date": dt.date(2025, 6, 2), "updated": "2026-03-14T12:30:00+02:00",
+        "tags": "ecology, shore", "image": "img/a.png",
+    }, location="a.md")
+    assert facts.title == "Tide pools"
+    assert facts.authors == ("Ana", "Bo")
+    assert facts.published == "2025-06-02T00:00:00Z"
+    assert facts.modified == "2026-03-14T10:30:00Z"
+    assert facts.tags == ("ecology", "shore")
+    assert facts.diagnostics == ()
+
+
+def test_material_blog_dates() -> None:
+    facts = read_metadata({"date": {"created": "2024-01-31", "updated": "2024-02-01"}},
+                          location="blog/posts/a.md")
+    assert facts.published == "2024-01-31T00:00:00Z"
+    assert facts.modified == "2024-02-01T00:00:00Z"
+
+
+def test_wrong_types_are_reported_not_raised() -> None:
+    facts = read_metadata({"title": ["a", "list"], "date": "soon", "modified": True,
+                           "authors": {"lead": "Ana"}, "tags": 7}, location="b.md")
+    assert facts.title is None
+    assert facts.published is None and facts.modified is None
+    assert facts.authors == ("Ana",)
+    assert facts.tags == ("7",)
+    codes = {(d.code, d.location) for d in facts.diagnostics}
+    assert codes == {("bad-metadata", "b.md")}
+    assert len(facts.diagnostics) == 3
+
+
+def test_switches() -> None:
+    assert read_metadata({"agentprose": False}, location="x").excluded
+    assert read_metadata({"draft": True}, location="x").draft
+    assert not read_metadata(None, location="x").excluded
+
+
+def test_title_rule() -> None:
+    conversion = Conversion(markdown="", headings=(Heading(2, "a", "Sub"), Heading(1, "b", "Page")))
+    assert page_title(read_metadata({"title": "Meta"}, location="x"), conversion, "Nav") == "Meta"
+    assert page_title(read_metadata({}, location="x"), conversion, "Home") == "Page"
+    assert page_title(read_metadata({}, location="x"), Conversion("", ()), "Home") == "Home"
