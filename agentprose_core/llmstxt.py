@@ -286,6 +286,8 @@ def summarize(markdown: str, max_chars: int = 200) -> str:
     if max_chars < 1:
         raise ValueError(f"max_chars must be at least 1, not {max_chars}.")
     for paragraph in _prose_paragraphs(markdown):
+        if _LABEL.match(paragraph):  # a tab's or a term's bold label, not prose
+            continue
         text = _plain(paragraph)
         if text and not text.endswith(":"):
             return _clip(_first_sentence(text), max_chars)
@@ -293,6 +295,7 @@ def summarize(markdown: str, max_chars: int = 200) -> str:
 
 
 _FENCE = re.compile(r"(`{3,}|~{3,}|\$\$)")
+_LABEL = re.compile(r"^\*\*[^*]+\*\*:?$")
 _NOT_PROSE = re.compile(
     r"""(?x)
     \#{1,6}(?:\s|$)                   # heading
@@ -309,10 +312,15 @@ def _prose_paragraphs(markdown: str) -> Iterator[str]:
     """Runs of plain text lines, each joined into one line, in document order."""
     lines: list[str] = []
     fence: str | None = None
+    in_html = False
     for line in _without_front_matter(markdown).split("\n"):
         stripped = line.strip()
-        if fence is not None:
+        if in_html:  # an HTML block (a complex table) runs to the next blank line
+            in_html = bool(stripped)
+        elif fence is not None:
             fence = None if stripped.startswith(fence) else fence
+        elif not lines and _HTML_START.match(stripped):
+            in_html = True
         elif _is_prose(line, continuing=bool(lines)):
             lines.append(stripped)
         else:
@@ -322,6 +330,9 @@ def _prose_paragraphs(markdown: str) -> Iterator[str]:
             fence = _opened_fence(stripped)
     if lines:
         yield " ".join(lines)
+
+
+_HTML_START = re.compile(r"</?[A-Za-z][\w-]*(\s|/?>|$)")
 
 
 def _is_prose(line: str, *, continuing: bool) -> bool:

@@ -7,6 +7,7 @@ reports the rest as a diagnostic that names the page and the field.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,9 +47,22 @@ def _text(value: Any) -> str | None:
     return None
 
 
+def _json_list(text: str) -> list[Any] | None:
+    if not (text.startswith("[") and text.endswith("]")):
+        return None
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    return found if isinstance(found, list) else None
+
+
 def _names(value: Any) -> list[str]:
     """Author or tag names from a string, a list, or mappings with a ``name``."""
     if isinstance(value, str):
+        listed = _json_list(value)
+        if listed is not None:  # MyST hands docinfo lists over as JSON text
+            return _names(listed)
         return [part.strip() for part in value.split(",") if part.strip()]
     if isinstance(value, Mapping):
         name = _text(value.get("name"))
@@ -57,6 +71,19 @@ def _names(value: Any) -> list[str]:
         return [n for item in value for n in _names(item)]
     text = _text(value)
     return [text] if text else []
+
+
+def _flag(value: Any) -> bool | None:
+    """A yes/no switch, also as docinfo writes it (``:agentprose: false`` is a string)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in ("false", "no", "off", "0"):
+            return False
+        if word in ("true", "yes", "on", "1"):
+            return True
+    return None
 
 
 class _Reader:
@@ -108,7 +135,7 @@ def read_metadata(meta: Mapping[str, Any] | None, *, location: str) -> PageFacts
         modified=reader.time(("date", *_MODIFIED_KEYS) if dated else _MODIFIED_KEYS, "updated"),
         tags=tuple(dict.fromkeys(tags)),
         image=reader.text("image"),
-        excluded=switch is False,
-        draft=data.get("draft") is True,
+        excluded=_flag(switch) is False,
+        draft=_flag(data.get("draft")) is True,
         diagnostics=tuple(reader.notes),
     )

@@ -23,7 +23,15 @@ if TYPE_CHECKING:
     from .model import PageRecord, SiteRecord
     from .settings import Settings
 
-__all__ = ["INDEX_NAME", "LLMS_FULL_NAME", "LLMS_NAME", "Published", "index_url", "publish"]
+__all__ = [
+    "INDEX_NAME",
+    "LLMS_FULL_NAME",
+    "LLMS_NAME",
+    "Published",
+    "index_url",
+    "publish",
+    "write_view",
+]
 
 INDEX_NAME = "agentprose.json"
 LLMS_NAME = "llms.txt"
@@ -54,12 +62,14 @@ def publish(
     generator: str,
     dry_run: bool = False,
     llms_sections: Sequence[tuple[str, Sequence[str]]] = (),
+    views: bool = True,
 ) -> Published:
     """Write each page's agent view and the site files into ``site_dir``.
 
     Pages the index may not list (off the site, duplicates) are reported and get no
     file. Every path is checked to stay inside ``site_dir``. ``llms_sections`` replaces
-    the nav's grouping in ``llms.txt`` (titles with page URLs).
+    the nav's grouping in ``llms.txt`` (titles with page URLs). ``views=False`` writes
+    the site files only, for tools that wrote each view as the page was rendered.
     """
     kept, diagnostics = check_pages(site, pages)
     result = Published(pages=kept, diagnostics=list(diagnostics))
@@ -72,7 +82,7 @@ def publish(
             return
         result.bytes_written += write_atomic(target, data)
 
-    for page in kept:
+    for page in kept if views else ():
         emit(output_path(page.markdown_url, base), render_view(page))
     if settings.index:
         chunks = iter_index_chunks(
@@ -84,3 +94,9 @@ def publish(
     if settings.llms_full_txt:
         emit(LLMS_FULL_NAME, iter_llms_full_txt(site, kept))
     return result
+
+
+def write_view(site_dir: Path, page: PageRecord, base_url: str) -> int:
+    """Write one page's agent view into ``site_dir``; returns the bytes written."""
+    relative = output_path(page.markdown_url, base_url_of(base_url))
+    return write_atomic(safe_target(site_dir, relative), render_view(page))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from typing import TYPE_CHECKING
 
 from .llmstxt import summarize
-from .model import PageRecord
+from .model import Heading, PageRecord
 from .urls import resolve
 
 if TYPE_CHECKING:
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
     from .convert import Conversion
     from .metadata import PageFacts
 
-__all__ = ["make_record", "page_title"]
+__all__ = ["make_record", "page_title", "record_from_json", "record_to_json"]
 
 
 def page_title(facts: PageFacts, conversion: Conversion, tool_title: str | None) -> str:
@@ -59,3 +61,17 @@ def make_record(
         next=next,
         in_nav=in_nav,
     )
+
+
+def record_to_json(record: PageRecord) -> str:
+    """A record as JSON, for tools that keep records on disk between processes or builds."""
+    return json.dumps(dataclasses.asdict(record), ensure_ascii=False, sort_keys=True)
+
+
+def record_from_json(text: str) -> PageRecord:
+    """The record :func:`record_to_json` wrote."""
+    data = json.loads(text)
+    data["headings"] = tuple(Heading(**heading) for heading in data["headings"])
+    for key in ("authors", "tags", "section"):
+        data[key] = tuple(data[key])
+    return PageRecord(**data)

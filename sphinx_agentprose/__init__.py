@@ -1,9 +1,36 @@
-"""The Sphinx extension of agentprose (``extensions = ["sphinx_agentprose"]``).
-
-The extension itself arrives with its own issue; the core already does the work
-(``agentprose_core``), and ``agentprose build _build/html`` covers Sphinx sites meanwhile.
-"""
+"""``extensions = ["sphinx_agentprose"]``: agent views, ``agentprose.json``, ``llms.txt``
+and discovery links from the normal HTML build (html and dirhtml builders)."""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from typing import TYPE_CHECKING, Any
+
+from agentprose_core import __version__
+
+from .config import add_config_values, settings_of
+from .events import build_finished, builder_inited, env_updated, html_page_context
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+__all__ = ["setup"]
+
+
+def _check_config(app: Sphinx, config: Config) -> None:
+    settings_of(config)  # raises ConfigError with what to change
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the config values and the event handlers."""
+    add_config_values(app)
+    app.connect("config-inited", _check_config)
+    app.connect("builder-inited", builder_inited)
+    app.connect("env-updated", env_updated)
+    app.connect("html-page-context", html_page_context)
+    app.connect("build-finished", build_finished)
+    return {
+        "version": __version__,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

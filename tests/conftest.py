@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -17,3 +18,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def regen_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--regen-golden"))
+
+
+pytest_plugins = ("sphinx.testing.fixtures",)
+
+
+@pytest.fixture(scope="session")
+def rootdir() -> Path:
+    return Path(__file__).parent / "roots"

@@ -66,7 +66,7 @@ def check_site(site_dir: Path, base: str, *, expect_pages: int | None = None) ->
     assert index["site"]["url"] == base
     posts = index["posts"]
     if expect_pages is not None:
-        assert len(posts) == expect_pages
+        assert len(posts) == expect_pages, [p["url"] for p in posts]
     views = {}
     for post in posts:
         for key in ("url", "markdown_url", "image", "prev", "next"):

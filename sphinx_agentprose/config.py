@@ -1,0 +1,68 @@
+"""The extension's ``agentprose_*`` config values: the core ``Settings``, mirrored."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from sphinx.errors import ConfigError
+
+from agentprose_core.errors import AgentproseError
+from agentprose_core.settings import Settings, options, settings_from_mapping
+from agentprose_core.urls import base_url_of
+
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+__all__ = ["PREFIX", "add_config_values", "base_url", "settings_of"]
+
+PREFIX = "agentprose_"
+_SPHINX_TYPES: dict[str, tuple[type, ...]] = {
+    "exclude": (list, tuple),
+    "sections": (dict,),
+    "content_selector": (str, type(None)),
+    "site_description": (str, type(None)),
+}
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [] if not value else list(value)
+    return value
+
+
+def add_config_values(app: Sphinx) -> None:
+    """Register ``agentprose_<option>`` for every core option, and the base URL."""
+    for option in options():
+        default = {} if option.name == "sections" else _default(option.default)
+        kinds = _SPHINX_TYPES.get(option.name, (type(option.default),))
+        app.add_config_value(PREFIX + option.name, default, "html", types=kinds)
+    app.add_config_value(PREFIX + "base_url", None, "html", types=(str, type(None)))
+
+
+def settings_of(config: Config) -> Settings:
+    """The core ``Settings`` from ``conf.py``; raises Sphinx's ``ConfigError`` if bad."""
+    values = {option.name: getattr(config, PREFIX + option.name) for option in options()}
+    try:
+        return settings_from_mapping(values)
+    except AgentproseError as error:
+        raise ConfigError(f"{error} (set as {PREFIX}<option> in conf.py)") from error
+
+
+def base_url(config: Config) -> str:
+    """``agentprose_base_url``, else ``html_baseurl``, else Read the Docs' canonical URL."""
+    found = (
+        getattr(config, PREFIX + "base_url", None)
+        or config.html_baseurl
+        or os.environ.get("READTHEDOCS_CANONICAL_URL")
+    )
+    if not found:
+        raise ConfigError(
+            "agentprose needs the site's URL for absolute canonical links: set html_baseurl "
+            "(or agentprose_base_url) in conf.py, e.g. html_baseurl = 'https://example.com/docs/'."
+        )
+    try:
+        return base_url_of(found)
+    except AgentproseError as error:
+        raise ConfigError(f"{error} Fix html_baseurl or agentprose_base_url in conf.py.") from error

@@ -1,0 +1,237 @@
+"""The event handlers: plan in the main process, write each page where Sphinx writes it,
+assemble the site files at the end.
+
+- ``env-updated`` (main process, after reading): settings, reading order, which pages
+  get a view, and git dates, all inherited by forked writer processes under ``-j``.
+- ``html-page-context`` (main or writer process): convert the page body, write its
+  agent view and its record (JSON under the doctree dir), add the ``<link>`` tags.
+- ``build-finished`` (main process): load every page's record, the unchanged ones from
+  earlier builds included, bring prev/next up to date, drop deleted pages, and write
+  ``agentprose.json``, ``llms.txt`` and ``llms-full.txt``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
+
+from agentprose_core import __version__
+from agentprose_core.convert import convert_fragment
+from agentprose_core.dates import LastChanged
+from agentprose_core.errors import AgentproseError
+from agentprose_core.head import discovery_tags
+from agentprose_core.metadata import read_metadata
+from agentprose_core.model import SiteRecord
+from agentprose_core.pagemeta import normalize_lang
+from agentprose_core.publish import index_url, publish, write_view
+from agentprose_core.records import make_record, record_from_json, record_to_json
+from agentprose_core.settings import Settings
+from agentprose_core.sitepages import is_excluded
+from agentprose_core.urls import output_path, page_key, view_url
+
+from .config import base_url, settings_of
+from .order import ReadingOrder, reading_order
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from agentprose_core.diagnostics import Diagnostic
+    from agentprose_core.model import PageRecord
+
+__all__ = ["build_finished", "builder_inited", "env_updated", "html_page_context"]
+
+logger = logging.getLogger(__name__)
+BUILDERS = ("html", "dirhtml")
+
+
+@dataclass
+class Plan:
+    """What the writer needs to know about the whole site before writing any page."""
+
+    settings: Settings
+    base_url: str
+    records_dir: Path
+    order: ReadingOrder = field(default_factory=ReadingOrder)
+    views: dict[str, str] = field(default_factory=dict)  # docname -> view URL
+    site_map: dict[str, str] = field(default_factory=dict)  # page key -> view URL
+    neighbours: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    last_changed: LastChanged | None = None
+
+
+def _plan(app: Sphinx) -> Plan | None:
+    plan: Plan | None = getattr(app, "agentprose_plan", None)
+    return plan
+
+
+def _log(diagnostics: Iterable[Diagnostic], docname: str | None = None) -> None:
+    for diagnostic in dict.fromkeys(diagnostics):
+        where = docname  # site-wide notes carry a folder, which Sphinx would take for a doc
+        if diagnostic.severity == "warning":
+            logger.warning(diagnostic.message, type="agentprose", subtype=diagnostic.code,
+                           location=where)
+        else:
+            logger.info(diagnostic.message, location=where)
+
+
+def builder_inited(app: Sphinx) -> None:
+    settings = settings_of(app.config)
+    if not settings.enabled or app.builder.name not in BUILDERS:
+        if app.builder.name == "singlehtml":
+            logger.info("agentprose: singlehtml builds get no agent outputs; build html.")
+        return
+    app.agentprose_plan = Plan(  # type: ignore[attr-defined]
+        settings=settings, base_url=base_url(app.config),
+        records_dir=Path(app.doctreedir) / "agentprose",
+    )
+
+
+def _page_url(app: Sphinx, plan: Plan, docname: str) -> str:
+    return plan.base_url + app.builder.get_target_uri(docname)
+
+
+def _source(env: BuildEnvironment, docname: str) -> str:
+    return str(env.doc2path(docname, False))
+
+
+def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    plan = _plan(app)
+    if plan is None:
+        return []
+    plan.order = reading_order(env, app.config.root_doc)
+    for docname in plan.order.docs:
+        facts = read_metadata(env.metadata.get(docname, {}), location=docname)
+        if not is_excluded(facts, _source(env, docname), plan.settings.exclude):
+            url = _page_url(app, plan, docname)
+            plan.views[docname] = view_url(url, plan.base_url, plan.settings.view_layout)
+            plan.site_map[page_key(url)] = plan.views[docname]
+    listed = [doc for doc in plan.order.docs if doc in plan.views and doc in plan.order.in_toctree]
+    for number, docname in enumerate(listed):
+        before = listed[number - 1] if number else None
+        after = listed[number + 1] if number + 1 < len(listed) else None
+        plan.neighbours[docname] = (
+            _page_url(app, plan, before) if before else None,
+            _page_url(app, plan, after) if after else None,
+        )
+    plan.last_changed = LastChanged(Path(app.srcdir))
+    return []
+
+
+def _modified(app: Sphinx, plan: Plan, docname: str) -> str:
+    """The latest change of the page's source and of every file it includes."""
+    srcdir = Path(app.srcdir)
+    paths = [srcdir / _source(app.env, docname)]
+    paths += [srcdir / str(dep) for dep in sorted(app.env.dependencies.get(docname, ()))]
+    assert plan.last_changed is not None
+    return max(plan.last_changed.of(path) for path in paths if path.exists())
+
+
+def _record(app: Sphinx, plan: Plan, docname: str, body: str) -> PageRecord:
+    url = _page_url(app, plan, docname)
+    conversion = convert_fragment(body, page_url=url, site_map=plan.site_map,
+                                  settings=plan.settings)
+    facts = read_metadata(app.env.metadata.get(docname, {}), location=docname)
+    _log(conversion.diagnostics + facts.diagnostics, docname)
+    title = app.env.titles.get(docname)
+    prev, next_ = plan.neighbours.get(docname, (None, None))
+    return make_record(
+        url=url, markdown_url=plan.views[docname], conversion=conversion, facts=facts,
+        tool_title=title.astext() if title is not None else None,
+        modified=lambda: _modified(app, plan, docname),
+        section=plan.order.sections.get(docname, ()), prev=prev, next=next_,
+        lang=normalize_lang(app.config.language or ""),
+        in_nav=docname in plan.order.in_toctree,
+    )
+
+
+def _record_path(plan: Plan, docname: str) -> Path:
+    return plan.records_dir / f"{docname}.json"
+
+
+def html_page_context(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    plan = _plan(app)
+    if plan is None or doctree is None or pagename not in plan.views:
+        return
+    record = _record(app, plan, pagename, str(context.get("body", "")))
+    try:
+        write_view(Path(app.outdir), record, plan.base_url)
+        path = _record_path(plan, pagename)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(record_to_json(record), encoding="utf-8")
+    except (AgentproseError, OSError) as error:
+        message = f"agentprose could not write the view of {pagename}: {error}"
+        raise ExtensionError(message) from error
+    if plan.settings.discovery_links:
+        index = index_url(plan.base_url) if plan.settings.index else None
+        tags = discovery_tags(plan.views[pagename], index)
+        context["metatags"] = str(context.get("metatags", "")) + "\n" + tags + "\n"
+
+
+def _current(app: Sphinx, plan: Plan, record: PageRecord, docname: str) -> PageRecord:
+    """A stored record with the site-wide fields as they are in this build."""
+    prev, next_ = plan.neighbours.get(docname, (None, None))
+    return dataclasses.replace(
+        record, prev=prev, next=next_, section=plan.order.sections.get(docname, ()),
+        in_nav=docname in plan.order.in_toctree,
+    )
+
+
+def _drop_stale(app: Sphinx, plan: Plan) -> None:
+    """Remove the views and records of documents that are gone or now left out."""
+    if not plan.records_dir.is_dir():
+        return
+    for path in sorted(plan.records_dir.rglob("*.json")):
+        docname = path.relative_to(plan.records_dir).with_suffix("").as_posix()
+        if docname in plan.views:
+            continue
+        record = record_from_json(path.read_text(encoding="utf-8"))
+        view = Path(app.outdir) / output_path(record.markdown_url, plan.base_url)
+        view.unlink(missing_ok=True)
+        path.unlink()
+
+
+def _records(app: Sphinx, plan: Plan) -> list[PageRecord]:
+    records = []
+    for docname in plan.order.docs:
+        path = _record_path(plan, docname)
+        if docname not in plan.views or not path.is_file():
+            continue
+        stored = record_from_json(path.read_text(encoding="utf-8"))
+        record = _current(app, plan, stored, docname)
+        if record != stored:  # a neighbour moved in the toctree: bring the view up to date
+            write_view(Path(app.outdir), record, plan.base_url)
+            path.write_text(record_to_json(record), encoding="utf-8")
+        records.append(record)
+    return records
+
+
+def build_finished(app: Sphinx, exception: BaseException | None) -> None:
+    plan = _plan(app)
+    if plan is None or exception is not None:
+        return
+    lang = normalize_lang(app.config.language or "")
+    site = SiteRecord(
+        name=app.config.project or "Documentation", url=plan.base_url,
+        description=plan.settings.site_description, lang=lang,
+    )
+    try:
+        _drop_stale(app, plan)
+        published = publish(
+            Path(app.outdir), site, _records(app, plan), settings=plan.settings,
+            generator=f"agentprose {__version__} (sphinx)", views=False,
+        )
+    except AgentproseError as error:
+        raise ExtensionError(f"agentprose: {error}") from error
+    notes = list(published.diagnostics)
+    if plan.last_changed is not None:
+        notes += plan.last_changed.notes()
+    _log(notes)

@@ -1,0 +1,2 @@
+project = "No URL"
+extensions = ["sphinx_agentprose"]

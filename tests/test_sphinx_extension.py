@@ -1,0 +1,180 @@
+"""`extensions = ["sphinx_agentprose"]` in real Sphinx builds (sphinx.testing)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sphinx.errors import ConfigError
+
+from agentprose_core.settings import options
+from sphinx_agentprose.config import PREFIX
+
+from .outputs import check_site
+from .sites import commit_all, snapshot
+
+ROOTS = Path(__file__).parent / "roots"
+BASE = "https://coast.example/docs/"
+App = Callable[..., Any]
+
+
+def copy_root(name: str, target: Path) -> Path:
+    shutil.copytree(ROOTS / f"test-{name}", target)
+    return target
+
+
+def build(make_app: App, srcdir: Path, builder: str = "html", **kwargs: Any) -> Path:
+    app = make_app(builder, srcdir=srcdir, **kwargs)
+    app.build()
+    warnings = app._warning.getvalue()
+    assert "agentprose" not in warnings or "no-git" in warnings, warnings
+    return Path(app.outdir)
+
+
+@pytest.fixture
+def basic(tmp_path: Path) -> Path:
+    return copy_root("basic", tmp_path / "src")
+
+
+def test_html_build(make_app: App, basic: Path) -> None:
+    out = build(make_app, basic)
+    outputs = check_site(out, BASE, expect_pages=5)
+    assert sorted(outputs.views) == ["extra.md", "glossary.md", "guide/rocks.md",
+                                     "guide/tide-pools.md", "index.md"]
+    front, body = outputs.views["guide/tide-pools.md"]
+    assert front["title"] == "Tide pools"
+    assert front["canonical"] == BASE + "guide/tide-pools.html"
+    assert front["author"] == "Ana Ruiz"
+    assert front["published"] == "2025-06-02T00:00:00Z"
+    assert front["lang"] == "pt-BR"
+    assert front["prev"] == BASE + "index.html"
+    assert front["next"] == BASE + "guide/rocks.html"
+    assert "[Rock pools](https://coast.example/docs/guide/rocks.md)" in body
+    # The type stays English for machines; the title is the page's own (Portuguese).
+    assert "> **Note: Nota**" in body and "Crabs escape from open buckets." in body
+    assert "```python\nprint(\"tide\")\n```" in body
+    assert "Watch the tide tables." in body  # from the included file
+    posts = {p["title"]: p for p in outputs.index["posts"]}
+    assert posts["Tide pools"]["section"] == ["Guide"]
+    assert posts["Glossary"]["section"] == ["Reference"]
+    assert list(outputs.llms["sections"]) == ["Docs", "Guide", "Reference", "Optional"]
+    assert not (out / "secret.md").exists() and not (out / "internal/notes.md").exists()
+    for page in ("genindex.html", "search.html", "secret.html"):
+        assert "text/markdown" not in (out / page).read_text(encoding="utf-8"), page
+
+
+def test_dirhtml_build(make_app: App, basic: Path) -> None:
+    out = build(make_app, basic, "dirhtml")
+    outputs = check_site(out, BASE, expect_pages=5)
+    front, body = outputs.views["guide/tide-pools.md"]
+    assert front["canonical"] == BASE + "guide/tide-pools/"
+    assert front["next"] == BASE + "guide/rocks/"
+    assert "[Rock pools](https://coast.example/docs/guide/rocks.md)" in body
+
+
+def test_parallel_build_gives_the_same_bytes(make_app: App, tmp_path: Path) -> None:
+    serial = build(make_app, copy_root("basic", tmp_path / "serial"))
+    parallel = build(make_app, copy_root("basic", tmp_path / "parallel"), parallel=2)
+    assert snapshot(serial) == snapshot(parallel) != {}
+
+
+def test_two_builds_give_the_same_bytes(make_app: App, basic: Path) -> None:
+    first = snapshot(build(make_app, basic, freshenv=True))
+    assert snapshot(build(make_app, basic, freshenv=True)) == first
+
+
+def test_incremental_edit_and_delete(make_app: App, basic: Path) -> None:
+    out = build(make_app, basic)
+    (basic / "guide" / "rocks.rst").write_text("Rock pools\n==========\n\nNow with barnacles.\n")
+    out = build(make_app, basic)
+    outputs = check_site(out, BASE, expect_pages=5)
+    assert "barnacles" in outputs.views["guide/rocks.md"][1]
+    assert "Crabs escape" in outputs.views["guide/tide-pools.md"][1]  # kept from its record
+    (basic / "extra.rst").unlink()
+    out = build(make_app, basic)
+    outputs = check_site(out, BASE, expect_pages=4)
+    assert not (out / "extra.md").exists()
+    assert "Extra" not in (out / "llms.txt").read_text(encoding="utf-8")
+
+
+def test_git_dates_include_included_files(make_app: App, basic: Path) -> None:
+    commit_all(basic, "first", "2024-01-02T03:04:05+00:00")
+    (basic / "snippets" / "safety.rst").write_text("Watch the tide tables twice.\n")
+    commit_all(basic, "second", "2025-03-04T05:06:07+00:00")
+    out = build(make_app, basic)
+    outputs = check_site(out, BASE)
+    assert outputs.views["guide/tide-pools.md"][0]["modified"] == "2025-03-04T05:06:07Z"
+    assert outputs.views["guide/rocks.md"][0]["modified"] == "2024-01-02T03:04:05Z"
+
+
+def test_sub_path_and_override(make_app: App, basic: Path) -> None:
+    base = "https://example.org/a/b/"
+    out = build(make_app, basic, "dirhtml", confoverrides={
+        "agentprose_base_url": base, "agentprose_view_layout": "directory"})
+    outputs = check_site(out, base)
+    assert "guide/tide-pools/index.md" in outputs.views
+    assert outputs.views["index.md"][0]["canonical"] == base
+
+
+def test_autodoc_and_myst(make_app: App, tmp_path: Path) -> None:
+    out = build(make_app, copy_root("autodoc-myst", tmp_path / "src"))
+    outputs = check_site(out, "https://api.example/", expect_pages=3)
+    api = outputs.views["api.md"][1]
+    assert "`shorelib.survey(pool: str, depth: float = 1.5) -> int`" in api
+    assert "Count the creatures in a pool." in api and "How deep to look." in api
+    front, notes = outputs.views["notes.md"]
+    assert front["author"] == "Bo Li" and front["published"] == "2024-05-06T00:00:00Z"
+    assert "Written in **MyST**" in notes and "```yaml\ntide: low\n```" in notes
+    post = next(p for p in outputs.index["posts"] if p["title"] == "Field notes")
+    assert post["tags"] == ["field", "notes"]
+
+
+def test_missing_base_url_is_a_config_error(make_app: App, tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="set html_baseurl"):
+        make_app("html", srcdir=copy_root("nobaseurl", tmp_path / "src"))
+
+
+def test_other_builders_are_left_alone(make_app: App, tmp_path: Path) -> None:
+    out = build(make_app, copy_root("nobaseurl", tmp_path / "src"), "text")
+    assert not list(out.glob("*.md")) and not (out / "agentprose.json").exists()
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("converter", "pandoc", "'converter' must be one of"),
+    ("exclude", [1], "'exclude' must be a list of strings"),
+    ("sections", {"A": "b"}, "'sections' must map section titles"),
+])
+def test_bad_config_value_is_a_config_error(
+    make_app: App, basic: Path, name: str, value: object, message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        make_app("html", srcdir=basic, confoverrides={PREFIX + name: value})
+
+
+def test_config_values_mirror_core_settings(make_app: App, basic: Path) -> None:
+    app = make_app("html", srcdir=basic)
+    for option in options():
+        assert PREFIX + option.name in app.config, option.name
+
+
+def test_clean_site_in_git_builds_under_nitpicky_warnings_as_errors(
+    make_app: App, basic: Path
+) -> None:
+    commit_all(basic, "all", "2024-01-02T03:04:05+00:00")
+    app = make_app("html", srcdir=basic, warningiserror=True,
+                   confoverrides={"nitpicky": True})
+    app.build()
+    assert app._warning.getvalue() == ""
+
+
+def test_warnings_are_typed_and_can_be_suppressed(make_app: App, basic: Path) -> None:
+    app = make_app("html", srcdir=basic)
+    app.build()
+    assert "[agentprose.no-git]" in app._warning.getvalue()
+    quiet = make_app("html", srcdir=basic, freshenv=True,
+                     confoverrides={"suppress_warnings": ["agentprose.no-git"]})
+    quiet.build()
+    assert "agentprose" not in quiet._warning.getvalue()
