@@ -140,8 +140,8 @@ class LastChanged:
             ))
         if self._from_mtime:
             where = (
-                "is not in a git work tree" if self._root is None
-                else "has files git does not track"
+                "their sources are not in a git work tree" if self._root is None
+                else "git does not track their sources"
             )
             found.append(Diagnostic(
                 "no-git",

@@ -1,5 +1,6 @@
-"""`make demo`: build this project's docs with the MkDocs plugin and an example static
-site with `agentprose build`, then show what agents get."""
+"""`make demo`: build this project's docs with the MkDocs plugin, an example Sphinx
+project with the extension and an example static site with `agentprose build`, then
+show what agents get."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ def run(*command: str) -> None:
 def show_outputs(site: Path) -> None:
     print(f"\nAgent outputs in {site.relative_to(ROOT)}/:")
     for path in sorted(site.rglob("*")):
-        if path.suffix in (".md", ".json", ".txt") and path.name != "sitemap.xml":
+        hidden = any(part.startswith((".", "_")) for part in path.relative_to(site).parts)
+        if path.suffix in (".md", ".json", ".txt") and not hidden:
             print(f"  {path.relative_to(site)}  ({path.stat().st_size:,} bytes)")
 
 
@@ -32,6 +34,11 @@ def main() -> int:
     docs_site = OUT / "docs-site"
     run("mkdocs", "build", "-q", "-f", "mkdocs.yml", "-d", str(docs_site))
     show_outputs(docs_site)
+
+    sphinx_site = OUT / "sphinx-site"
+    print()
+    run("sphinx.cmd.build", "-q", "-b", "html", "examples/sphinx-site", str(sphinx_site))
+    show_outputs(sphinx_site)
 
     plain_site = OUT / "plain-site"
     shutil.copytree(PLAIN_SOURCE, plain_site, ignore=shutil.ignore_patterns("README.md"))

@@ -178,3 +178,24 @@ def test_warnings_are_typed_and_can_be_suppressed(make_app: App, basic: Path) ->
                      confoverrides={"suppress_warnings": ["agentprose.no-git"]})
     quiet.build()
     assert "agentprose" not in quiet._warning.getvalue()
+
+
+def test_example_project_with_furo(make_app: App, tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "sphinx-site", source)
+    out = build(make_app, source)
+    outputs = check_site(out, "https://shore.example/notes/", expect_pages=3)
+    body = outputs.views["tides.md"][1]
+    assert "| Tide   | Range |" in body
+    assert "> **Warning**" in body and "$$" not in body and r"\[" in body
+    assert outputs.views["journal.md"][0]["published"] == "2026-03-14T00:00:00Z"
+
+
+def test_read_the_docs_canonical_url(
+    make_app: App, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("READTHEDOCS_CANONICAL_URL", "https://nourl.readthedocs.io/en/latest/")
+    out = build(make_app, copy_root("nobaseurl", tmp_path / "src"))
+    outputs = check_site(out, "https://nourl.readthedocs.io/en/latest/", expect_pages=1)
+    assert "(https://nourl.readthedocs.io/en/latest/index.md)" in (out / "llms.txt").read_text()
+    assert outputs.views["index.md"][0]["title"] == "No URL"
