@@ -46,27 +46,21 @@ def to_utc_iso(value: object) -> str | None:
     return None
 
 
-def _repo_root(directory: Path) -> Path | None:
+def _git(directory: Path, *args: str) -> str | None:
+    """What a git command prints in ``directory``, or None when git fails or is missing."""
     try:
         out = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"],
-            cwd=directory, capture_output=True, text=True, check=True,
+            ["git", "-c", "core.quotepath=off", *args],
+            cwd=directory, capture_output=True, text=True, check=True, encoding="utf-8",
         )
     except (OSError, subprocess.CalledProcessError):
         return None
-    return Path(out.stdout.strip())
+    return out.stdout
 
 
 def is_shallow(directory: Path) -> bool:
     """True when ``directory`` is in a shallow clone (every file would get one date)."""
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "--is-shallow-repository"],
-            cwd=directory, capture_output=True, text=True, check=True,
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return False
-    return out.stdout.strip() == "true"
+    return (_git(directory, "rev-parse", "--is-shallow-repository") or "").strip() == "true"
 
 
 def git_history(directory: Path) -> tuple[Path, GitHistory] | None:
@@ -75,25 +69,20 @@ def git_history(directory: Path) -> tuple[Path, GitHistory] | None:
     Returns the repository root and a map of root-relative paths to times, or None
     when ``directory`` is not in a git work tree (or git is missing).
     """
-    root = _repo_root(directory)
+    root = _git(directory, "rev-parse", "--show-toplevel")
     if root is None:
         return None
-    try:
-        out = subprocess.run(
-            ["git", "-c", "core.quotepath=off", "log", "--no-renames", "--format=%x00%ct",
-             "--name-only", "--", "."],
-            cwd=directory, capture_output=True, text=True, check=True, encoding="utf-8",
-        )
-    except (OSError, subprocess.CalledProcessError):
+    log = _git(directory, "log", "--no-renames", "--format=%x00%ct", "--name-only", "--", ".")
+    if log is None:
         return None
     history: GitHistory = {}
     when = ""
-    for line in out.stdout.splitlines():
+    for line in log.splitlines():
         if line.startswith("\0"):
             when = _format(dt.datetime.fromtimestamp(int(line[1:]), dt.timezone.utc))
         elif line and line not in history:
             history[line] = when
-    return root, history
+    return Path(root.strip()), history
 
 
 class LastChanged:
