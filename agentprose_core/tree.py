@@ -164,25 +164,30 @@ def as_blocks(element: Element) -> list[Element]:
     return blocks
 
 
-def _outside_code(root: Element) -> list[Element]:
-    """``root`` and its elements in document order, without the insides of ``<pre>``."""
-    found: list[Element] = []
-    stack = [root]
-    while stack:
-        element = stack.pop()
-        found.append(element)
-        if element.tag != "pre":
-            stack.extend(reversed([c for c in element if isinstance(c.tag, str)]))
-    return found
-
-
+INDEXED_TAGS = frozenset({
+    "a", "img", "h1", "h2", "h3", "h4", "h5", "h6", "details", "dl", "figcaption", "math",
+    "input", "script", "style", "noscript", "template", "link", "meta", "button", "svg",
+    "form", "nav", "select", "textarea",
+})
+INDEXED_ATTRIBUTES = ("hidden", "data-ignore", "aria-hidden", "role")
+# The classes the normalize passes ask about: chrome (normalize), math (codeblocks),
+# admonitions, tabs, footnotes, citations, task lists (widgets).
+INDEXED_CLASSES = frozenset({
+    "agentprose-ignore", "md-source-file", "md-clipboard", "copybutton", "edit-this-page",
+    "view-this-page", "back-to-top", "md-content__button", "headerlink", "anchor",
+    "hash-link", "arithmatex", "math", "katex", "MathJax_Preview", "katex-display",
+    "math-display", "admonition", "topic", "tabbed-set", "sd-tab-set", "sphinx-tabs",
+    "footnote-ref", "footnote-reference", "footnote", "footnote-list", "citation",
+    "citation-list", "classifier", "task-list-control", "task-list-indicator",
+})
 class ElementIndex:
     """A content tree's elements by tag, class and attribute, gathered in one pass.
 
     The normalize passes ask this index instead of running a CSS selector over the whole
-    tree each: code blocks hold hundreds of Pygments spans that no pass but the code pass
-    looks into, so they are left out. Answers come in document order and only hold
-    elements still in the tree (a pass may have removed one since the index was made).
+    tree each (cssselect's class tests cost far more than one walk in Python). Only
+    what they ask for is indexed: :data:`INDEXED_TAGS`, :data:`INDEXED_CLASSES` and
+    :data:`INDEXED_ATTRIBUTES`. Answers come in document order and only hold elements
+    still in the tree (a pass may have removed one since the index was made).
     """
 
     def __init__(self, root: Element) -> None:
@@ -191,15 +196,21 @@ class ElementIndex:
         self._tags: dict[str, list[Element]] = {}
         self._classes: dict[str, list[Element]] = {}
         self._attributes: dict[str, list[Element]] = {}
-        for position, element in enumerate(_outside_code(root)):
-            self._position[element] = position
-            self._tags.setdefault(element.tag, []).append(element)
-            for name in element.attrib:
-                self._attributes.setdefault(str(name), []).append(element)
+        for position, element in enumerate(root.iter()):
+            tag = element.tag
+            if not isinstance(tag, str):
+                continue  # a comment or processing instruction
             names = element.get("class")
-            if names:
-                for name in names.split():
-                    self._classes.setdefault(name, []).append(element)
+            wanted = INDEXED_CLASSES.intersection(names.split()) if names else ()
+            marked = [name for name in INDEXED_ATTRIBUTES if element.get(name) is not None]
+            if tag not in INDEXED_TAGS and not wanted and not marked:
+                continue
+            self._position[element] = position
+            self._tags.setdefault(tag, []).append(element)
+            for name in wanted:
+                self._classes.setdefault(name, []).append(element)
+            for name in marked:
+                self._attributes.setdefault(name, []).append(element)
 
     def position(self, element: Element) -> int:
         """Where ``element`` stood in the tree when the index was made."""
@@ -217,15 +228,25 @@ class ElementIndex:
         return [el for el in ordered if self.attached(el)]
 
     def tags(self, *tags: str) -> list[Element]:
-        """Elements with one of ``tags``."""
+        """Elements with one of ``tags`` (each one of :data:`INDEXED_TAGS`)."""
+        unknown = set(tags) - INDEXED_TAGS
+        if unknown:
+            raise ValueError(f"not indexed: {sorted(unknown)}; add them to INDEXED_TAGS")
         return self._live(self._tags.get(tag, []) for tag in tags)
 
     def classes(self, *names: str, tags: Collection[str] = ()) -> list[Element]:
-        """Elements with one of the classes ``names`` (and, if given, one of ``tags``)."""
+        """Elements with one of the classes ``names`` (each one of :data:`INDEXED_CLASSES`)
+        and, if given, one of ``tags``."""
+        unknown = set(names) - INDEXED_CLASSES
+        if unknown:
+            raise ValueError(f"not indexed: {sorted(unknown)}; add them to INDEXED_CLASSES")
         found = self._live(self._classes.get(name, []) for name in names)
         return [el for el in found if el.tag in tags] if tags else found
 
     def attributes(self, name: str, value: str | None = None) -> list[Element]:
-        """Elements that have the attribute ``name`` (with ``value``, if given)."""
+        """Elements that have the attribute ``name`` (one of :data:`INDEXED_ATTRIBUTES`),
+        with ``value`` if given."""
+        if name not in INDEXED_ATTRIBUTES:
+            raise ValueError(f"not indexed: {name}; add it to INDEXED_ATTRIBUTES")
         found = self._live([self._attributes.get(name, [])])
         return found if value is None else [el for el in found if el.get(name) == value]

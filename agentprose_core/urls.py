@@ -6,6 +6,7 @@ All functions take and return strings; nothing here touches the file system.
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
 from .errors import InputError
@@ -75,6 +76,7 @@ def view_url(page_url: str, base_url: str, layout: str = "sibling") -> str:
     return urlunsplit((parts.scheme, parts.netloc, new, "", ""))
 
 
+@lru_cache(maxsize=8192)  # every page links the same nav and sibling pages
 def page_key(url: str) -> str:
     """A URL reduced to what identifies a page: no query, fragment or ``index.html``.
 
@@ -88,6 +90,7 @@ def page_key(url: str) -> str:
     return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
 
 
+@lru_cache(maxsize=8192)
 def resolve(href: str, page_url: str) -> str:
     """An href as an absolute URL, relative to the page it appears on."""
     return urljoin(page_url, href.strip())
