@@ -44,6 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--converter", choices=ENGINES, default=ENGINES[0])
     build.add_argument("--view-layout", choices=VIEW_LAYOUTS, default=VIEW_LAYOUTS[0])
     build.add_argument("--description", help="site description for llms.txt and the index")
+    build.add_argument("--preprocess", metavar="MODULE:FUNCTION",
+                       help="a function called with each page's content element first")
     build.add_argument("--quiet", action="store_true", help="print only warnings and errors")
     return parser
 
@@ -63,6 +65,7 @@ def _build(args: argparse.Namespace) -> int:
         "converter": args.converter,
         "view_layout": args.view_layout,
         "site_description": args.description,
+        "preprocess": args.preprocess,
     })
     interactive = sys.stderr.isatty() and not args.quiet
     pages = sum(1 for _ in args.site_dir.rglob("*.html")) if args.site_dir.is_dir() else 0

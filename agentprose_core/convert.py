@@ -14,6 +14,7 @@ from typing import Any
 
 from .codeblocks import SourceFence
 from .diagnostics import Diagnostic
+from .hooks import run_preprocess
 from .model import Heading
 from .normalize import normalize
 from .placeholders import splice
@@ -176,6 +177,8 @@ def convert_element(
     source_fences: Sequence[SourceFence] = (),
 ) -> Conversion:
     """Convert a parsed content element (changed in place) to Markdown."""
+    if settings.preprocess:
+        run_preprocess(settings.preprocess, root, page_url)
     normalized = normalize(
         root, page_url=page_url, site_map=site_map, source_fences=source_fences
     )

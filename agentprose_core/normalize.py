@@ -14,6 +14,7 @@ from lxml import etree
 
 from . import urls
 from .codeblocks import SourceFence, replace_code_blocks, replace_math
+from .constructs import rewrite_media, unknown_constructs
 from .diagnostics import Diagnostic
 from .model import Heading
 from .placeholders import Placeholders
@@ -201,5 +202,7 @@ def normalize(
     rewrite_tables(root, placeholders)
     replace_code_blocks(root, placeholders, source_fences=source_fences)
     rewrite_definition_lists(index)
+    rewrite_media(root, page_url)
     separate_blockquotes(root, placeholders)
-    return Normalized(root=root, placeholders=placeholders, headings=headings)
+    return Normalized(root=root, placeholders=placeholders, headings=headings,
+                      diagnostics=unknown_constructs(root))

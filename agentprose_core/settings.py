@@ -59,6 +59,11 @@ class Settings:
     site_description: str | None = _opt(
         None, "Site description for `llms.txt` and the index, when the build tool has none."
     )
+    preprocess: str | None = _opt(
+        None,
+        "A function `package.module:function(element, url)` called with each page's content "
+        "(an lxml element) before conversion, to drop or rewrite parts of it.",
+    )
     sections: tuple[tuple[str, tuple[str, ...]], ...] = _opt(
         (),
         "`llms.txt` sections instead of the nav's: each title with glob patterns of the "
@@ -104,6 +109,7 @@ _KIND: dict[str, type | tuple[type, ...]] = {
     "llms_full_txt": bool,
     "discovery_links": bool,
     "site_description": (str, type(None)),
+    "preprocess": (str, type(None)),
     "sections": (dict, tuple),
 }
 
@@ -159,4 +165,8 @@ def settings_from_mapping(values: Mapping[str, Any]) -> Settings:
             f"Known options: {', '.join(sorted(known))}."
         )
     checked = {name: _check(name, value) for name, value in values.items()}
+    if checked.get("preprocess"):
+        from .hooks import load_preprocess  # imports the user's code: only when asked to
+
+        load_preprocess(checked["preprocess"])
     return Settings(**checked)

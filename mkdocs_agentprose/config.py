@@ -35,5 +35,7 @@ class AgentproseConfig(base.Config):
     """Add the `<link>` tags for the agent view and the index to every page's head."""
     site_description = c.Optional(c.Type(str))
     """Site description for `llms.txt` and the index, when `site_description` is unset."""
+    preprocess = c.Optional(c.Type(str))
+    """A function `package.module:function(element, url)` run on each page's content."""
     sections = c.DictOfItems(c.ListOfItems(c.Type(str)), default={})
     """`llms.txt` sections instead of the nav's: titles with globs of source paths."""

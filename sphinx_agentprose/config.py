@@ -23,6 +23,7 @@ _SPHINX_TYPES: dict[str, tuple[type, ...]] = {
     "sections": (dict,),
     "content_selector": (str, type(None)),
     "site_description": (str, type(None)),
+    "preprocess": (str, type(None)),
 }
 
 

@@ -303,3 +303,24 @@ def test_project_docs_build_with_the_plugin(tmp_path: Path) -> None:
     table = outputs.views["configuration.md"][1]
     for option in options():
         assert re.search(rf"^\| `{option.name}` +\|", table, re.MULTILINE), option.name
+
+
+def test_preprocess_hook_file_next_to_mkdocs_yml(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", plugins=[{"agentprose": {
+        "preprocess": "agent_hooks.py:drop_notes"}}])
+    write_tree(root, {"agent_hooks.py": (
+        "def drop_notes(element, url):\n"
+        "    for note in element.findall(\".//div[@class='admonition note']\"):\n"
+        "        note.getparent().remove(note)\n")})
+    done = mkdocs_build(root)
+    assert done.returncode == 0, done.stderr
+    body = check_site(root / "site", "https://coast.example/docs/").views["guide/tide-pools.md"][1]
+    assert "Keep the lid on" not in body and "Crabs. See" in body
+
+
+def test_bad_preprocess_is_a_configuration_error(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", plugins=[{"agentprose": {"preprocess": "nope.py:x"}}])
+    done = mkdocs_build(root, quiet=False)
+    assert done.returncode != 0
+    assert "agentprose option 'preprocess'" in done.stderr and "no such file" in done.stderr
+    assert "Traceback" not in done.stderr

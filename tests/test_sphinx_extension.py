@@ -199,3 +199,13 @@ def test_read_the_docs_canonical_url(
     outputs = check_site(out, "https://nourl.readthedocs.io/en/latest/", expect_pages=1)
     assert "(https://nourl.readthedocs.io/en/latest/index.md)" in (out / "llms.txt").read_text()
     assert outputs.views["index.md"][0]["title"] == "No URL"
+
+
+def test_preprocess_hook(make_app: App, basic: Path, tmp_path: Path) -> None:
+    hook = tmp_path / "agent_hooks.py"
+    hook.write_text("def mark(element, url):\n"
+                    "    element.insert(0, element.makeelement('p', {}))\n"
+                    "    element[0].text = 'Seen at ' + url\n")
+    out = build(make_app, basic, confoverrides={"agentprose_preprocess": f"{hook}:mark"})
+    body = check_site(out, BASE).views["guide/rocks.md"][1]
+    assert body.startswith(f"Seen at {BASE}guide/rocks.html\n")
