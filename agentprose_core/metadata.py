@@ -111,6 +111,9 @@ class _Reader:
                 value = value.get(nested)
             if value is None:
                 continue
+            if isinstance(value, (int, float)):  # 20250602 or 2025: not a timestamp
+                self.warn(key, f"is a number ({value!r}), not a date: write it as YYYY-MM-DD")
+                continue
             found = to_utc_iso(value)
             if found is None:
                 self.warn(key, f"is not a date or time ({value!r})")

@@ -19,7 +19,18 @@ from .diagnostics import Diagnostic
 from .model import Heading
 from .placeholders import Placeholders
 from .tables import rewrite_tables
-from .tree import Element, ElementIndex, all_text, drop_tag, drop_tree, text_of, unwrap
+from .tree import (
+    MAX_DEPTH,
+    TEXT_ONLY,
+    Element,
+    ElementIndex,
+    all_text,
+    drop_tag,
+    drop_tree,
+    flatten_deep,
+    text_of,
+    unwrap,
+)
 from .widgets import (
     rewrite_admonitions,
     rewrite_definition_lists,
@@ -173,6 +184,13 @@ def _visible_text(root: Element) -> str:
     return all_text(root) + " ".join(urls_)
 
 
+def _flatten(root: Element) -> list[Diagnostic]:
+    if not flatten_deep(root) and root.get(TEXT_ONLY) is None:
+        return []
+    return [Diagnostic("deep-nesting", f"Markup nested deeper than {MAX_DEPTH} elements was "
+                       "kept as plain text.")]
+
+
 def normalize(
     root: Element,
     *,
@@ -187,6 +205,7 @@ def normalize(
     build tool has it: they restore code languages that the theme left out.
     """
     placeholders = Placeholders.avoiding(_visible_text(root))
+    notes = _flatten(root)
     index = ElementIndex(root)
     rewrite_tabs(index)  # before the chrome goes: sphinx-tabs labels are <button>s
     drop_chrome(index)
@@ -205,4 +224,4 @@ def normalize(
     rewrite_media(root, page_url)
     separate_blockquotes(root, placeholders)
     return Normalized(root=root, placeholders=placeholders, headings=headings,
-                      diagnostics=unknown_constructs(root))
+                      diagnostics=notes + unknown_constructs(root))

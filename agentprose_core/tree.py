@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable
 from functools import lru_cache
+from html import unescape as html_unescape
 
 from lxml import etree
 from lxml.cssselect import CSSSelector
@@ -11,7 +13,15 @@ from lxml.cssselect import CSSSelector
 Element = etree._Element
 """A plain lxml element: the ``lxml.html`` classes cost twice as much per element."""
 
-_PARSER = etree.HTMLParser(remove_blank_text=False, no_network=True)
+# huge_tree: without it libxml2 silently drops text nested deeper than 256 elements.
+_PARSER = etree.HTMLParser(remove_blank_text=False, no_network=True, huge_tree=True)
+# Lone surrogates cannot be UTF-8; C0 controls (but tab and newlines) are not text.
+_UNSAFE_CHARACTERS = re.compile("[\ud800-\udfff]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` without characters no output may hold (lone surrogates, C0 controls)."""
+    return _UNSAFE_CHARACTERS.sub(lambda m: "\ufffd" if m.group() > "\x7f" else "", text)
 
 __all__ = [
     "BLOCK_TAGS",
@@ -20,8 +30,10 @@ __all__ = [
     "all_text",
     "as_blocks",
     "classes",
+    "clean_text",
     "drop_tag",
     "drop_tree",
+    "flatten_deep",
     "new_element",
     "parse_fragment",
     "replace",
@@ -67,12 +79,29 @@ def new_element(tag: str, text: str | None = None) -> Element:
 
 def parse_fragment(fragment: str) -> Element:
     """Content HTML as a ``<div>`` holding it, however broken the markup."""
-    document = etree.fromstring(f"<html><body><div>{fragment}</div></body></html>", _PARSER)
+    markup = f"<html><body><div>{clean_text(fragment)}</div></body></html>"
+    document = etree.fromstring(markup, _PARSER)
+    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in _PARSER.error_log):
+        # libxml2 stops at 2048 levels and drops what is deeper: keep the text at least.
+        return _text_only(markup)
     if document is None:
         return new_element("div")
     body = document.find("body")
     found = body[0] if body is not None and len(body) else None
     return found if found is not None else new_element("div")
+
+
+_TAG = re.compile(r"<[^>]*>")
+TEXT_ONLY = "data-agentprose-text-only"
+"""Set on a parsed fragment that was too deep to parse and was kept as text only."""
+
+
+def _text_only(markup: str) -> Element:
+    text = html_unescape(_TAG.sub(" ", markup))
+    wrapper = new_element("div")
+    wrapper.set(TEXT_ONLY, "")
+    wrapper.append(new_element("p", " ".join(text.split())))
+    return wrapper
 
 
 def to_html(element: Element) -> str:
@@ -250,3 +279,26 @@ class ElementIndex:
             raise ValueError(f"not indexed: {name}; add it to INDEXED_ATTRIBUTES")
         found = self._live([self._attributes.get(name, [])])
         return found if value is None else [el for el in found if el.get(name) == value]
+
+
+MAX_DEPTH = 80
+"""Deeper than this, an element's content is kept as its text only: real pages never
+nest this deep, and both engines (and Python's recursion) have limits below 10,000."""
+
+
+def flatten_deep(root: Element, limit: int = MAX_DEPTH) -> int:
+    """Replace every element nested deeper than ``limit`` by a paragraph of its text.
+
+    Returns how many were flattened. Walks with an explicit stack: no recursion.
+    """
+    flattened = 0
+    stack: list[tuple[Element, int]] = [(root, 0)]
+    while stack:
+        element, depth = stack.pop()
+        if depth >= limit and len(element):
+            paragraph = new_element("p", " ".join(all_text(element).split()))
+            replace(element, paragraph)
+            flattened += 1
+            continue
+        stack.extend((child, depth + 1) for child in element if isinstance(child.tag, str))
+    return flattened

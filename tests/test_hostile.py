@@ -1,0 +1,80 @@
+"""Hostile and broken input: never an exception, always valid output."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+import yaml
+
+from agentprose_core.convert import convert_fragment
+from agentprose_core.frontmatter import render_front_matter
+from agentprose_core.metadata import read_metadata
+from agentprose_core.model import PageRecord
+from agentprose_core.settings import ENGINES, Settings
+
+PAGE = "https://docs.example.org/p/"
+
+HTML = {
+    "truncated": ("<p>Hello <b>wor", ["Hello", "wor"]),
+    "unclosed-table": ("<table><tr><td>a<td>b", ["a", "b"]),
+    "deep-10000": ("<div>" * 10000 + "deep" + "</div>" * 10000, ["deep"]),
+    "deep-list": ("<ul><li>" * 3000 + "bottom" + "</li></ul>" * 3000, ["bottom"]),
+    "nul-and-controls": ("<p>a\x00b\x1b[31mc</p>", ["ab", "c"]),
+    "lone-surrogate": ("<p>\ud800tail</p>", ["tail"]),
+    "empty": ("", []),
+    "whitespace": ("  \n\t ", []),
+    "only-chrome": ("<nav>menu</nav><script>x()</script>", []),
+    "giant-table": ("<table>" + ("<tr>" + "<td>cell</td>" * 40 + "</tr>") * 2000 + "</table>",
+                    ["cell"]),
+    "one-mb-paragraph": ("<p>" + "word " * 200_000 + "</p>", ["word"]),
+    "attribute-soup": ('<p class="a" class="b" id=x id=y>dup</p><a href="javascript:x">js</a>',
+                       ["dup", "js"]),
+    "bogus-entities": ("<p>&bogus; &#0; &#xD800; &amp;</p>", ["bogus"]),
+}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", sorted(HTML))
+def test_broken_html_never_raises(engine: str, name: str) -> None:
+    html, words = HTML[name]
+    result = convert_fragment(html, page_url=PAGE, site_map={},
+                              settings=Settings(converter=engine))  # type: ignore[arg-type]
+    markdown = result.markdown
+    markdown.encode("utf-8")
+    assert "\x00" not in markdown and "\x1b" not in markdown
+    for word in words:
+        assert word in markdown, (word, markdown[:200])
+    assert "javascript:" not in markdown
+
+
+YAML_HOSTILE = ["---", "a\nb", "key: value", "# comment", "*alias", "&anchor", "!tag",
+                "%directive", "@at", "\u2028", "\ufeffbom", "yes", "no", "null", "0012",
+                "1e3", "x" * 10_000, "'single'", '"double"', "tab\tin", ""]
+
+
+@pytest.mark.parametrize("value", YAML_HOSTILE, ids=range(len(YAML_HOSTILE)))
+def test_yaml_hostile_metadata_round_trips(value: str) -> None:
+    facts = read_metadata({"title": value, "authors": [value, "Bo"], "description": value},
+                          location="hostile.md")
+    title = facts.title or "Untitled"
+    page = PageRecord(url=PAGE, markdown_url=PAGE.rstrip("/") + ".md", title=title,
+                      modified="2026-01-01T00:00:00Z", authors=facts.authors)
+    loaded = yaml.safe_load(render_front_matter(page).strip("-\n"))
+    assert loaded["title"] == title
+    assert loaded.get("author", []) in (list(facts.authors), facts.authors[0] if len(
+        facts.authors) == 1 else None)
+
+
+@pytest.mark.parametrize("meta", [
+    {"date": 20250602}, {"date": "yesterday"}, {"date": dt.time(10, 0)}, {"authors": {"x": 1}},
+    {"tags": "a, b"}, {"tags": 5}, {"title": {"nested": True}}, {"modified": [1, 2]},
+    {"agentprose": "maybe"}, {"image": ["a.png"]},
+])
+def test_wrong_metadata_types_never_raise(meta: dict[str, object]) -> None:
+    facts = read_metadata(meta, location="odd.md")
+    if "date" in meta and not isinstance(meta["date"], str | dt.date):
+        assert facts.published is None
+        assert [d.code for d in facts.diagnostics] == ["bad-metadata"]
+    for value in (facts.published, facts.modified):
+        assert value is None or (len(value) == 20 and value.endswith("Z"))
