@@ -44,6 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--converter", choices=ENGINES, default=ENGINES[0])
     build.add_argument("--view-layout", choices=VIEW_LAYOUTS, default=VIEW_LAYOUTS[0])
     build.add_argument("--description", help="site description for llms.txt and the index")
+    build.add_argument("--source", type=Path, metavar="DOCS_DIR",
+                       help="the docs folder the site was built from, for dates from git")
     build.add_argument("--preprocess", metavar="MODULE:FUNCTION",
                        help="a function called with each page's content element first")
     build.add_argument("--quiet", action="store_true", help="print only warnings and errors")
@@ -71,7 +73,7 @@ def _build(args: argparse.Namespace) -> int:
     pages = sum(1 for _ in args.site_dir.rglob("*.html")) if args.site_dir.is_dir() else 0
     progress = _progress if interactive and pages >= _PROGRESS_FROM else None
     result = build_site(args.site_dir, base_url=args.base_url, settings=settings,
-                        dry_run=args.dry_run, progress=progress)
+                        dry_run=args.dry_run, progress=progress, source_dir=args.source)
     for diagnostic in result.diagnostics:
         if diagnostic.severity == "warning":
             print(f"warning: {diagnostic}", file=sys.stderr)

@@ -148,15 +148,36 @@ def _sections(found: Sequence[_Found], base: str) -> dict[str, tuple[str, ...]]:
     return sections
 
 
+def source_of(relative: str, source_dir: Path) -> Path | None:
+    """The Markdown source a MkDocs-style build made ``relative`` from, if it exists.
+
+    ``a/b/index.html`` comes from ``a/b.md``, ``a/b/index.md`` or ``a/b/README.md``;
+    ``a/b.html`` from ``a/b.md``; ``index.html`` from ``index.md`` or ``README.md``.
+    """
+    stem = relative[: -len(".html")] if relative.endswith(".html") else relative
+    if stem == "index" or stem.endswith("/index"):
+        folder = stem[: -len("index")]
+        names = [folder.rstrip("/") + ".md"] if folder else []
+        names += [folder + "index.md", folder + "README.md"]
+    else:
+        names = [stem + ".md"]
+    return next((source_dir / name for name in names if (source_dir / name).is_file()), None)
+
+
 def build_site(
     site_dir: Path,
     *,
     base_url: str,
     settings: Settings,
     dry_run: bool = False,
+    source_dir: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> BuildResult:
-    """Write every agent output for the built site in ``site_dir``."""
+    """Write every agent output for the built site in ``site_dir``.
+
+    ``source_dir`` is the docs folder the site was built from (MkDocs layout): pages take
+    ``modified`` from the git history of their source file there.
+    """
     base = _check_inputs(site_dir, base_url)
     relatives = find_pages(site_dir, settings.exclude)
     if not relatives:
@@ -169,7 +190,7 @@ def build_site(
     views = {page_key(f.url): view_url(f.url, base, settings.view_layout) for f in found}
     site = _site_record(found, base, settings)
     records = _records(site_dir, found, base=base, views=views, settings=settings, site=site,
-                       result=result)
+                       result=result, source_dir=source_dir)
     published = publish(site_dir, site, records, settings=settings,
                         generator=f"agentprose {__version__} (cli)", dry_run=dry_run)
     result.diagnostics.extend(published.diagnostics)
@@ -184,6 +205,12 @@ def build_site(
                 view = views[page_key(page.url)]
                 result.bytes_written += _inject(site_dir / page.relative, view, base, settings)
     return result
+
+
+def _dated_file(site_dir: Path, relative: str, source_dir: Path | None) -> Path:
+    """The file whose history dates a page: its source when known, else the built file."""
+    source = source_of(relative, source_dir) if source_dir else None
+    return source or site_dir / relative
 
 
 def _summary(description: str | None, site: SiteRecord, markdown: str) -> str | None:
@@ -202,8 +229,9 @@ def _records(
     settings: Settings,
     site: SiteRecord,
     result: BuildResult,
+    source_dir: Path | None,
 ) -> list[PageRecord]:
-    modified = LastChanged(site_dir)
+    modified = LastChanged(source_dir or site_dir)
     sections = _sections(found, base)
     records = []
     for number, page in enumerate(found):
@@ -216,7 +244,7 @@ def _records(
             url=page.url,
             markdown_url=views[page_key(page.url)],
             title=title or page.relative,
-            modified=meta.modified or modified.of(site_dir / page.relative),
+            modified=meta.modified or modified.of(_dated_file(site_dir, page.relative, source_dir)),
             markdown=conversion.markdown,
             published=meta.published,
             authors=meta.authors,

@@ -8,6 +8,7 @@ not linked from any other page's view.
 from __future__ import annotations
 
 import mimetypes
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,6 +49,11 @@ def _log(diagnostics: list[Diagnostic]) -> None:
             log.warning(str(diagnostic))
         else:
             log.info(str(diagnostic))
+
+
+def _tool() -> str:
+    """``properdocs`` when ProperDocs runs us (it aliases the ``mkdocs`` modules)."""
+    return sys.modules["mkdocs"].__name__ if "mkdocs" in sys.modules else "mkdocs"
 
 
 class AgentprosePlugin(BasePlugin[AgentproseConfig]):
@@ -129,7 +135,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         try:
             published = publish(
                 Path(config.site_dir), site, assembled.records, settings=self.settings,
-                generator=f"agentprose {__version__} (mkdocs)",
+                generator=f"agentprose {__version__} ({_tool()})",
                 llms_sections=assembled.llms_sections,
             )
         except AgentproseError as error:

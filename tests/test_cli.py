@@ -131,3 +131,40 @@ def test_console_script_runs(site: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "5 pages" in done.stdout
+
+
+def test_source_of_maps_mkdocs_layouts(tmp_path: Path) -> None:
+    from agentprose_core.staticsite import source_of
+
+    for name in ("index.md", "a/b.md", "c/index.md", "d/README.md", "e.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    assert source_of("index.html", tmp_path) == tmp_path / "index.md"
+    assert source_of("a/b/index.html", tmp_path) == tmp_path / "a/b.md"
+    assert source_of("c/index.html", tmp_path) == tmp_path / "c/index.md"
+    assert source_of("d/index.html", tmp_path) == tmp_path / "d/README.md"
+    assert source_of("e.html", tmp_path) == tmp_path / "e.md"
+    assert source_of("missing/index.html", tmp_path) is None
+
+
+def test_dates_from_the_sources_git_history(tmp_path: Path) -> None:
+    from .sites import commit_all, write_tree
+
+    root = tmp_path / "proj"
+    write_tree(root, {
+        "mkdocs.yml": "site_name: S\nsite_url: https://s.example/\nnav: [index.md, page.md]\n",
+        "docs/index.md": "# Home\n\nHello.\n",
+        "docs/page.md": "# Page\n\nText.\n",
+    })
+    commit_all(root, "one", "2024-01-02T03:04:05+00:00")
+    (root / "docs/page.md").write_text("# Page\n\nNew text.\n")
+    commit_all(root, "two", "2025-03-04T05:06:07+00:00")
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    site = root / "site"
+    assert main(["build", str(site), "--base-url", "https://s.example/", "--source",
+                 str(root / "docs")]) == 0
+    outputs = check_site(site, "https://s.example/")
+    assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
+    assert outputs.views["page.md"][0]["modified"] == "2025-03-04T05:06:07Z"

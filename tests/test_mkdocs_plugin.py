@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import re
 import socket
 import subprocess
@@ -324,3 +325,18 @@ def test_bad_preprocess_is_a_configuration_error(tmp_path: Path) -> None:
     assert done.returncode != 0
     assert "agentprose option 'preprocess'" in done.stderr and "no such file" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_properdocs_and_mkdocs_give_the_same_outputs(git_site: Path, tmp_path: Path) -> None:
+    assert mkdocs_build(git_site).returncode == 0
+    with_mkdocs = snapshot(git_site / "site")
+    shutil.rmtree(git_site / "site")
+    done = subprocess.run(
+        [sys.executable, "-m", "properdocs", "build", "-q", "-f", "mkdocs.yml"],
+        cwd=git_site, capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    with_properdocs = snapshot(git_site / "site")
+    index = with_properdocs.pop("agentprose.json").replace(b"(properdocs)", b"(mkdocs)")
+    assert index == with_mkdocs.pop("agentprose.json")
+    assert with_properdocs == with_mkdocs
