@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-import shutil
 import re
+import shutil
 import socket
 import subprocess
 import sys
