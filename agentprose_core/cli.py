@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import AgentproseError
+from .serve import run_server
 from .settings import ENGINES, VIEW_LAYOUTS, settings_from_mapping
 from .staticsite import build_site
 
@@ -49,6 +50,18 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--preprocess", metavar="MODULE:FUNCTION",
                        help="a function called with each page's content element first")
     build.add_argument("--quiet", action="store_true", help="print only warnings and errors")
+    serve = commands.add_parser(
+        "serve",
+        help="preview a built site, negotiating Markdown and HTML as a host should",
+        description="Serve a built site on this machine: a page URL answers Markdown to "
+        "clients that ask for text/markdown and HTML to the others, with Vary, ETag and "
+        "Last-Modified, the way agent-view.md describes.",
+    )
+    serve.add_argument("site_dir", type=Path, help="the folder of the built site")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--base-path", default="/", help="the site's path, e.g. /docs/")
+    serve.add_argument("--quiet", action="store_true", help="do not log requests")
     return parser
 
 
@@ -87,11 +100,20 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    run_server(args.site_dir, host=args.host, port=args.port, base_path=args.base_path,
+               quiet=args.quiet)
+    return 0
+
+
+_COMMANDS = {"build": _build, "serve": _serve}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     args = _parser().parse_args(argv)
     try:
-        return _build(args)
+        return _COMMANDS[args.command](args)
     except AgentproseError as error:
         print(f"agentprose: error: {error}", file=sys.stderr)
         return 2

@@ -1,0 +1,332 @@
+"""What a server of an agentprose site must answer: one table, for any server.
+
+The table runs against ``agentprose serve`` in the tests and, unchanged, against any other
+server (nginx with our generated config) that serves a site built by :func:`build_fixture_site`:
+
+    failures = run_cases("http://127.0.0.1:8080/docs/", cases_for("http://127.0.0.1:8080/docs/"))
+
+A case path without a leading ``/`` is relative to the base URL; one with it is taken from
+the origin's root (traversal attempts, URLs outside a sub-path). Header values may hold
+``{etag}`` and ``{last_modified}``: a first request (``prime`` headers, else the case's
+own without its ``If-*`` headers) learns them. Cases marked ``strict`` check an RFC 9110
+detail that stock nginx does not follow (it wants every conditional to pass before a 304).
+"""
+
+from __future__ import annotations
+
+import shutil
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from agentprose_core.settings import Settings
+from agentprose_core.staticsite import build_site
+
+__all__ = ["CASES", "SUBPATH_CASES", "Case", "build_fixture_site", "cases_for", "run_cases"]
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "plain-site"
+EXCLUDED = "about/index.html"  # built without a view: must be served as plain HTML
+SENTINEL = "agentprose-outside-the-site"  # in a file next to the site dir: never served
+
+MARKDOWN = "text/markdown"
+HTML = "text/html"
+TIDE_TITLE = 'title: "How tide pools survive low tide"'
+HOME_TITLE = 'title: "Welcome to the Coast Guide"'
+NO_CONTENT = ("root:x:0:0", SENTINEL)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One request and what its response must show."""
+
+    name: str
+    path: str
+    method: str = "GET"
+    headers: Mapping[str, str] = field(default_factory=dict)
+    status: int | tuple[int, ...] | None = 200
+    """One status, any of several, or None for any."""
+    content_type: str | None = None
+    """Prefix of ``Content-Type``, e.g. ``text/markdown``."""
+    vary_accept: bool | None = None
+    """True: ``Vary`` lists ``Accept``; False: it does not; None: not checked."""
+    present: tuple[str, ...] = ()
+    absent: tuple[str, ...] = ()
+    header_contains: tuple[tuple[str, str], ...] = ()
+    """(header, a substring of its value), case-insensitive."""
+    header_lacks: tuple[tuple[str, str], ...] = ()
+    """(header, a substring its value must not hold); an absent header passes."""
+    body_contains: tuple[str, ...] = ()
+    body_lacks: tuple[str, ...] = ()
+    empty_body: bool = False
+    prime: Mapping[str, str] | None = None
+    like_get: bool = False
+    """For HEAD: same Content-Type, ETag and Content-Length as a GET of the same URL."""
+    etag_differs_with: Mapping[str, str] | None = None
+    """Headers of a second GET of the same URL whose ETag must differ."""
+    strict: bool = False
+
+
+def _md(name: str, path: str, accept: str | None, *, title: str = TIDE_TITLE) -> Case:
+    headers = {"Accept": accept} if accept is not None else {}
+    return Case(name, path, headers=headers, content_type=MARKDOWN, vary_accept=True,
+                present=("ETag",), body_contains=(title,), body_lacks=("<html",),
+                header_lacks=(("Content-Type", HTML),))
+
+
+def _html(name: str, path: str, accept: str | None, *, view: str = "tide-pools.md") -> Case:
+    headers = {"Accept": accept} if accept is not None else {}
+    return Case(name, path, headers=headers, content_type=HTML, vary_accept=True,
+                present=("ETag",), body_contains=("<html",),
+                header_contains=(("Link", view), ("Link", 'rel="alternate"'),
+                                 ("Link", 'type="text/markdown"')))
+
+
+def _hidden(name: str, path: str) -> Case:
+    return Case(name, path, status=(400, 403, 404), body_lacks=NO_CONTENT)
+
+
+NEGOTIATION = (
+    _md("markdown", "tide-pools/", "text/markdown"),
+    _html("html", "tide-pools/", "text/html"),
+    _md("agent-preference", "tide-pools/", "text/markdown, text/html;q=0.8"),
+    _html("html-preferred", "tide-pools/", "text/html, text/markdown;q=0.9"),
+    _md("tie-goes-to-markdown", "tide-pools/", "text/html, text/markdown"),
+    _md("tie-with-weights", "tide-pools/", "text/html;q=0.5, text/markdown;q=0.500"),
+    _html("any", "tide-pools/", "*/*"),
+    _html("no-accept", "tide-pools/", None),
+    _html("markdown-refused", "tide-pools/", "text/markdown;q=0"),
+    _html("browser", "tide-pools/",
+          "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"),
+    _md("case-insensitive", "tide-pools/", "TEXT/Markdown"),
+    _md("query-ignored", "tide-pools/?utm_source=x", "text/markdown"),
+    _md("index-html-url", "tide-pools/index.html", "text/markdown"),
+    _md("file-page", "rock-pools.html", "text/markdown",
+        title='title: "Rock pools"'),
+    _html("file-page-html", "rock-pools.html", "text/html", view="rock-pools.md"),
+    _md("root", "", "text/markdown", title=HOME_TITLE),
+    _html("root-html", "", "text/html", view="index.md"),
+)
+
+REPRESENTATIONS = (
+    Case("view-url-direct", "tide-pools.md", headers={"Accept": "text/html"},
+         content_type=MARKDOWN, present=("ETag",), body_contains=(TIDE_TITLE,)),
+    Case("head-markdown", "tide-pools/", method="HEAD", headers={"Accept": MARKDOWN},
+         content_type=MARKDOWN, vary_accept=True, present=("ETag", "Content-Length"),
+         empty_body=True, like_get=True),
+    Case("head-html", "tide-pools/", method="HEAD", headers={"Accept": HTML},
+         content_type=HTML, vary_accept=True, present=("ETag", "Content-Length"),
+         header_contains=(("Link", "tide-pools.md"),), empty_body=True, like_get=True),
+    Case("etag-per-representation", "tide-pools/", headers={"Accept": MARKDOWN},
+         content_type=MARKDOWN, etag_differs_with={"Accept": HTML}),
+    Case("page-without-view", "about/", headers={"Accept": MARKDOWN}, content_type=HTML,
+         vary_accept=False, body_contains=("<html",), header_lacks=(("Link", MARKDOWN),)),
+    Case("404-page", "404.html", headers={"Accept": MARKDOWN}, content_type=HTML,
+         vary_accept=False, body_contains=("Page not found",), header_lacks=(("Link", MARKDOWN),)),
+    Case("missing", "no-such-page/", status=404, content_type=HTML,
+         body_contains=("Page not found",)),
+    Case("directory-redirect", "tide-pools", status=(301, 308),
+         header_contains=(("Location", "tide-pools/"),)),
+    Case("index-json", "agentprose.json", content_type="application/json",
+         body_contains=('"version": 1',)),
+    Case("llms-txt", "llms.txt", content_type="text/plain", body_contains=("# Coast Guide",)),
+    Case("llms-full-txt", "llms-full.txt", content_type="text/plain",
+         body_contains=(TIDE_TITLE[len('title: "'):-1],)),
+)
+
+CONDITIONAL = (
+    Case("if-none-match-markdown", "tide-pools/",
+         headers={"Accept": MARKDOWN, "If-None-Match": "{etag}"}, status=304,
+         vary_accept=True, present=("ETag",), empty_body=True),
+    Case("if-none-match-html", "tide-pools/",
+         headers={"Accept": HTML, "If-None-Match": "{etag}"}, status=304,
+         vary_accept=True, present=("ETag",), empty_body=True),
+    Case("if-none-match-other-representation", "tide-pools/",
+         headers={"Accept": MARKDOWN, "If-None-Match": "{etag}"}, prime={"Accept": HTML},
+         content_type=MARKDOWN, body_contains=(TIDE_TITLE,)),
+    Case("if-none-match-list", "tide-pools.md",
+         headers={"If-None-Match": '"nope", {etag}'}, status=304, empty_body=True),
+    Case("if-modified-since", "tide-pools/",
+         headers={"Accept": MARKDOWN, "If-Modified-Since": "{last_modified}"}, status=304,
+         vary_accept=True, empty_body=True),
+    Case("if-modified-since-old", "tide-pools/",
+         headers={"Accept": MARKDOWN, "If-Modified-Since": "Thu, 01 Jan 1998 00:00:00 GMT"},
+         content_type=MARKDOWN, body_contains=(TIDE_TITLE,)),
+    Case("if-none-match-wins-over-date", "tide-pools/",
+         headers={"Accept": MARKDOWN, "If-None-Match": '"nope"',
+                  "If-Modified-Since": "{last_modified}"},
+         content_type=MARKDOWN, body_contains=(TIDE_TITLE,)),
+    Case("if-none-match-wins-over-old-date", "tide-pools/",
+         headers={"Accept": MARKDOWN, "If-None-Match": "{etag}",
+                  "If-Modified-Since": "Thu, 01 Jan 1998 00:00:00 GMT"},
+         status=304, empty_body=True, strict=True),
+    Case("if-none-match-static", "llms.txt", headers={"If-None-Match": "{etag}"}, status=304,
+         empty_body=True),
+)
+
+TRAVERSAL = (
+    _hidden("dot-dot", "/../etc/passwd"),
+    _hidden("dot-dot-deep", "/../../../../../../etc/passwd"),
+    _hidden("encoded-dots", "/%2e%2e/%2e%2e/etc/passwd"),
+    _hidden("encoded-slashes", "/..%2f..%2fetc%2fpasswd"),
+    _hidden("encoded-all", "/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd"),
+    _hidden("double-encoded", "/%252e%252e/%252e%252e/etc/passwd"),
+    _hidden("backslashes", "/..%5c..%5c..%5cetc%5cpasswd"),
+    _hidden("nul", "/tide-pools.md%00.html"),
+    _hidden("relative-dot-dot", "tide-pools/../../../etc/passwd"),
+    _hidden("sibling-file", "/../outside.txt"),
+    _hidden("sibling-file-encoded", "/%2e%2e/outside.txt"),
+    _hidden("symlink-out", "leak.txt"),
+)
+
+CASES: tuple[Case, ...] = NEGOTIATION + REPRESENTATIONS + CONDITIONAL + TRAVERSAL
+
+SUBPATH_CASES = (
+    Case("outside-base-page", "/tide-pools/", headers={"Accept": MARKDOWN}, status=404,
+         body_lacks=(TIDE_TITLE,)),
+    Case("outside-base-view", "/tide-pools.md", status=404, body_lacks=(TIDE_TITLE,)),
+    Case("outside-base-root", "/llms.txt", status=404, body_lacks=("# Coast Guide",)),
+)
+
+
+def cases_for(base_url: str) -> list[Case]:
+    """The table for a site served at ``base_url``; a sub-path adds the outside-URL cases."""
+    return [*CASES, *(SUBPATH_CASES if urlsplit(base_url).path.strip("/") else ())]
+
+
+def build_fixture_site(target: Path, base_url: str) -> Path:
+    """The example site, built for ``base_url`` into ``target`` (which must not exist).
+
+    ``about/`` is excluded (a page without a view); ``../outside.txt`` and a symlink
+    ``leak.txt`` pointing to it must never be served.
+    """
+    shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("README.md"))
+    build_site(target, base_url=base_url, settings=Settings(exclude=(EXCLUDED,)))
+    outside = target.parent / "outside.txt"
+    outside.write_text(SENTINEL + "\n", encoding="utf-8")
+    (target / "leak.txt").symlink_to(outside)
+    return target
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect())
+
+
+@dataclass(frozen=True)
+class _Answer:
+    status: int
+    headers: Mapping[str, str]  # lower-case names; repeated headers joined with ", "
+    body: bytes
+
+
+def _fetch(url: str, method: str, headers: Mapping[str, str], timeout: float) -> _Answer:
+    request = urllib.request.Request(url, method=method, headers=dict(headers))
+    try:
+        with _OPENER.open(request, timeout=timeout) as response:
+            return _answer(response.status, response.headers, response.read())
+    except urllib.error.HTTPError as error:
+        with error:
+            return _answer(error.code, error.headers, error.read())
+
+
+def _answer(status: int, message: Any, body: bytes) -> _Answer:
+    headers: dict[str, str] = {}
+    for name, value in message.items():
+        key = name.lower()
+        headers[key] = f"{headers[key]}, {value}" if key in headers else value
+    return _Answer(status, headers, body)
+
+
+def _url(base_url: str, path: str) -> str:
+    if path.startswith("/"):
+        parts = urlsplit(base_url)
+        return f"{parts.scheme}://{parts.netloc}{path}"
+    return base_url.rstrip("/") + "/" + path if path else base_url
+
+
+def _fill(case: Case, base_url: str, timeout: float) -> dict[str, str]:
+    """The case's headers with ``{etag}`` and ``{last_modified}`` learnt from a first GET."""
+    if not any("{" in v for v in case.headers.values()):
+        return dict(case.headers)
+    prime = case.prime if case.prime is not None else {
+        k: v for k, v in case.headers.items() if not k.lower().startswith("if-")}
+    first = _fetch(_url(base_url, case.path), "GET", prime, timeout)
+    etag, modified = first.headers.get("etag", ""), first.headers.get("last-modified", "")
+    return {k: v.replace("{etag}", etag).replace("{last_modified}", modified)
+            for k, v in case.headers.items()}
+
+
+def _varies_on_accept(value: str | None) -> bool:
+    return any(t.strip().lower() in ("accept", "*") for t in (value or "").split(","))
+
+
+def _check(case: Case, got: _Answer) -> list[str]:
+    problems = []
+    wanted = (case.status,) if isinstance(case.status, int) else case.status
+    if wanted is not None and got.status not in wanted:
+        problems.append(f"status {got.status}, wanted {case.status}")
+    content_type = got.headers.get("content-type", "")
+    if case.content_type and not content_type.lower().startswith(case.content_type):
+        problems.append(f"Content-Type {content_type!r}, wanted {case.content_type}…")
+    vary = _varies_on_accept(got.headers.get("vary"))
+    if case.vary_accept is not None and vary != case.vary_accept:
+        state = "listed" if vary else "missing"
+        problems.append(f"Vary {got.headers.get('vary')!r}: Accept {state}")
+    problems += [f"no {h} header" for h in case.present if h.lower() not in got.headers]
+    problems += [f"unexpected {h} header" for h in case.absent if h.lower() in got.headers]
+    for name, part in case.header_contains:
+        value = got.headers.get(name.lower(), "")
+        if part.lower() not in value.lower():
+            problems.append(f"{name} {value!r} lacks {part!r}")
+    for name, part in case.header_lacks:
+        value = got.headers.get(name.lower(), "")
+        if part.lower() in value.lower():
+            problems.append(f"{name} {value!r} holds {part!r}")
+    text = got.body.decode("utf-8", "replace")
+    problems += [f"body lacks {s!r}" for s in case.body_contains if s not in text]
+    problems += [f"body holds {s!r}" for s in case.body_lacks if s in text]
+    if case.empty_body and got.body:
+        problems.append(f"a body of {len(got.body)} bytes")
+    return problems
+
+
+def _compare(case: Case, got: _Answer, base_url: str, timeout: float) -> list[str]:
+    """The checks that need a second request: HEAD against GET, ETags of two representations."""
+    problems = []
+    url = _url(base_url, case.path)
+    if case.like_get:
+        full = _fetch(url, "GET", case.headers, timeout)
+        problems += [f"{name} {got.headers.get(name)!r} differs from GET's "
+                     f"{full.headers.get(name)!r}"
+                     for name in ("content-type", "etag", "content-length")
+                     if got.headers.get(name) != full.headers.get(name)]
+        if got.headers.get("content-length") != str(len(full.body)):
+            problems.append(f"Content-Length is not the GET body's {len(full.body)}")
+    if case.etag_differs_with is not None:
+        other = _fetch(url, "GET", case.etag_differs_with, timeout)
+        if not got.headers.get("etag") or got.headers.get("etag") == other.headers.get("etag"):
+            problems.append(f"ETag {got.headers.get('etag')!r} not distinct from "
+                            f"{other.headers.get('etag')!r}")
+    return problems
+
+
+def run_cases(base_url: str, cases: list[Case] | tuple[Case, ...], *,
+              timeout: float = 5.0) -> list[str]:
+    """Run every case against the server at ``base_url``; one message per failed check."""
+    failures = []
+    for case in cases:
+        try:
+            headers = _fill(case, base_url, timeout)
+            got = _fetch(_url(base_url, case.path), case.method, headers, timeout)
+            problems = _check(case, got) + _compare(case, got, base_url, timeout)
+        except OSError as error:
+            problems = [f"request failed: {error}"]
+        failures += [f"{case.name} ({case.method} {case.path or '/'}): {p}" for p in problems]
+    return failures

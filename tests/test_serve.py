@@ -1,0 +1,453 @@
+"""`agentprose serve`: negotiation, path mapping and the real server on loopback."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from agentprose_core import serve
+from agentprose_core.errors import InputError
+from agentprose_core.negotiate import HTML, MARKDOWN, choose, parse_accept, weight_of
+from agentprose_core.serve import (
+    Request,
+    Site,
+    content_type_for,
+    etag_matches,
+    http_date,
+    make_server,
+    map_target,
+    normalize_base_path,
+    not_modified,
+    respond,
+    view_candidates,
+)
+
+from .http_cases import CASES, build_fixture_site, cases_for, run_cases
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+# --- negotiation ------------------------------------------------------------------------
+
+CHOICES = [
+    # accept, chosen, acceptable
+    (None, HTML, True),
+    ("", HTML, True),
+    ("text/markdown", MARKDOWN, True),
+    ("text/html", HTML, True),
+    ("text/markdown, text/html;q=0.8", MARKDOWN, True),
+    ("text/html, text/markdown;q=0.9", HTML, True),
+    ("text/html, text/markdown", MARKDOWN, True),
+    ("text/markdown;q=0.5, text/html;q=0.500", MARKDOWN, True),
+    ("text/markdown;q=0.80, text/html;q=0.8", MARKDOWN, True),
+    ("text/markdown;q=0.799, text/html;q=0.8", HTML, True),
+    ("text/markdown;q=1.000, text/html", MARKDOWN, True),
+    ("*/*", HTML, True),
+    ("text/*", HTML, True),
+    ("text/*;q=0.5, */*", HTML, True),
+    ("text/*;q=0.9, text/html;q=0.5", MARKDOWN, True),
+    ("text/markdown;q=0.3, */*", HTML, True),
+    ("text/markdown, */*;q=0.1", MARKDOWN, True),
+    ("text/html;q=0, */*", MARKDOWN, True),
+    ("text/markdown;q=0", HTML, False),
+    ("text/markdown;q=0, */*", HTML, True),
+    ("text/markdown;q=0, text/html;q=0", HTML, False),
+    ("application/json", HTML, False),
+    ("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", HTML, True),
+    ("TEXT/MARKDOWN", MARKDOWN, True),
+    ("Text/Markdown; Q=0.9, text/html; q=0.5", MARKDOWN, True),
+    ("text/markdown;charset=UTF-8", MARKDOWN, True),
+    ("text/markdown;charset=iso-8859-1, text/html;q=0.1", HTML, True),
+    ('text/markdown;variant="GFM, strict";q=0.9, text/html;q=0.8', MARKDOWN, True),
+    ("text/markdown;q=1.5, text/html;q=0.5", HTML, True),  # bad q: member ignored
+    ("text/markdown;q=.5, text/html;q=0.1", HTML, True),
+    ("text/markdown;q=0.1234, text/html;q=0.1", HTML, True),
+    ("text/markdown;q=abc", HTML, True),  # nothing valid left: as if absent
+    ("markdown, text/html", HTML, True),
+    ("*/markdown, text/html;q=0.2", HTML, True),
+    (",, text/markdown ,", MARKDOWN, True),
+    (";q=1, text/markdown;q=0.1", MARKDOWN, True),
+    ("text/markdown;;q=0.5 , text/html;q=0.4", MARKDOWN, True),
+    ("text/markdown; q=0.9; level=1, text/html", HTML, True),
+]
+
+
+@pytest.mark.parametrize(("accept", "chosen", "acceptable"), CHOICES)
+def test_choose(accept: str | None, chosen: str, acceptable: bool) -> None:
+    choice = choose(accept)
+    assert (choice.media_type, choice.acceptable) == (chosen, acceptable)
+
+
+@pytest.mark.parametrize(("value", "weight"), [
+    ("0", 0), ("0.", 0), ("0.8", 800), ("0.80", 800), ("0.805", 805), ("1", 1000),
+    ("1.", 1000), ("1.000", 1000),
+])
+def test_qvalues(value: str, weight: int) -> None:
+    assert [r.weight for r in parse_accept(f"text/html;q={value}")] == [weight]
+
+
+@pytest.mark.parametrize("value", [
+    "1.001", "2", "-0.5", ".5", "0.1234", "0.5.1", "", '"0.5"', "0.5x",
+])
+def test_bad_qvalues_drop_the_member(value: str) -> None:
+    assert parse_accept(f"text/html;q={value}") == ()
+
+
+def test_parse_accept_keeps_order_params_and_drops_malformed() -> None:
+    ranges = parse_accept('text/html;level="a,b";q=0.3, bogus, */*;q=0.1, text/*, image/')
+    assert [(r.type, r.subtype, r.params, r.weight) for r in ranges] == [
+        ("text", "html", (("level", "a,b"),), 300),
+        ("*", "*", (), 100),
+        ("text", "*", (), 1000),
+    ]
+
+
+def test_most_specific_range_decides() -> None:
+    ranges = parse_accept("*/*;q=0.1, text/*;q=0.2, text/markdown;q=0.7, text/html;charset=utf-8")
+    markdown, html = weight_of(ranges, MARKDOWN), weight_of(ranges, HTML)
+    assert markdown is not None
+    assert html is not None
+    assert (markdown.weight, html.weight, html.params) == (700, 1000, (("charset", "utf-8"),))
+    assert weight_of(parse_accept("text/html"), MARKDOWN) is None
+
+
+# --- paths ------------------------------------------------------------------------------
+
+TARGETS = [
+    # target, base path, status, segments
+    ("/", "/", 200, ()),
+    ("/tide-pools/", "/", 200, ("tide-pools",)),
+    ("/tide-pools/?x=1#y", "/", 200, ("tide-pools",)),
+    ("/caf%C3%A9/", "/", 200, ("café",)),
+    ("//a///b", "/", 200, ("a", "b")),
+    ("http://host/a.html?q", "/", 200, ("a.html",)),
+    ("/docs/", "/docs/", 200, ()),
+    ("/docs/a/", "/docs/", 200, ("a",)),
+    ("/docs", "/docs/", 301, ()),
+    ("/", "/docs/", 404, ()),
+    ("/doc/a", "/docs/", 404, ()),
+    ("/docsx/a", "/docs/", 404, ()),
+    ("/%64ocs/a", "/docs/", 200, ("a",)),
+    ("/../etc/passwd", "/", 400, ()),
+    ("/a/./b", "/", 400, ()),
+    ("/%2e%2e/%2e%2e/etc/passwd", "/", 400, ()),
+    ("/%2E%2E/x", "/", 400, ()),
+    ("/..%2f..%2fetc%2fpasswd", "/", 400, ()),
+    ("/a%2fb", "/", 400, ()),
+    ("/..%5c..%5cetc", "/", 400, ()),
+    ("/a\\b", "/", 400, ()),
+    ("/a%00.html", "/", 400, ()),
+    ("/a%0a", "/", 400, ()),
+    ("/%ff", "/", 400, ()),
+    ("/\u00c3\u00a9", "/", 200, ("é",)),  # raw UTF-8 bytes, as http.server decodes them
+    ("/\u20ac", "/", 400, ()),
+    ("etc/passwd", "/", 400, ()),
+    ("*", "/", 400, ()),
+    ("/docs/../etc", "/docs/", 400, ()),
+]
+
+
+@pytest.mark.parametrize(("target", "base", "status", "segments"), TARGETS)
+def test_map_target(target: str, base: str, status: int, segments: tuple[str, ...]) -> None:
+    mapped = map_target(target, base)
+    assert (mapped.status, mapped.segments) == (status, segments)
+
+
+def test_map_target_directory_and_redirect() -> None:
+    assert map_target("/a/").directory
+    assert not map_target("/a").directory
+    assert map_target("/docs/", "/docs/").directory
+    assert map_target("/docs", "/docs/").location == "/docs/"
+
+
+@pytest.mark.parametrize(("given", "normal"), [
+    ("/", "/"), ("", "/"), ("docs", "/docs/"), ("/docs", "/docs/"), ("/a/b/", "/a/b/"),
+    ("https://x.org/docs", "/docs/"), ("/my%20docs/", "/my docs/"),
+])
+def test_normalize_base_path(given: str, normal: str) -> None:
+    assert normalize_base_path(given) == normal
+
+
+@pytest.mark.parametrize("given", ["/../x/", "/a/./", "/a%2fb/", "/a?b", "/a\\b/"])
+def test_bad_base_path(given: str) -> None:
+    with pytest.raises(InputError):
+        normalize_base_path(given)
+
+
+def test_view_candidates() -> None:
+    assert view_candidates("index.html") == ["index.md", "index.html.md"]
+    assert view_candidates("guide/install.html") == ["guide/install.md", "guide/install.html.md"]
+    assert view_candidates("a/index.html", "/docs/") == ["a.md", "a/index.md", "a/index.html.md"]
+    assert view_candidates("index.html", "/docs/") == ["index.md", "index.html.md"]
+    assert view_candidates("café/index.html")[0] == "café.md"
+
+
+def test_content_types() -> None:
+    assert content_type_for("a.md") == "text/markdown; charset=utf-8"
+    assert content_type_for("a/B.HTML") == "text/html; charset=utf-8"
+    assert content_type_for("agentprose.json") == "application/json; charset=utf-8"
+    assert content_type_for("llms.txt") == "text/plain; charset=utf-8"
+    assert content_type_for("style.css") == "text/css; charset=utf-8"
+    assert content_type_for("x.png") == "image/png"
+    assert content_type_for("noext") == "application/octet-stream"
+
+
+# --- validators -------------------------------------------------------------------------
+
+def test_etag_matching() -> None:
+    assert etag_matches('"abc"', '"abc"')
+    assert etag_matches('W/"abc"', '"abc"')
+    assert etag_matches('"x", W/"abc" ,"y"', '"abc"')
+    assert etag_matches(" * ", '"abc"')
+    assert not etag_matches('"abcd"', '"abc"')
+    assert not etag_matches("abc", '"abc"')
+
+
+def test_not_modified_rules() -> None:
+    mtime = 1_700_000_000.7
+    date = http_date(mtime)
+    assert date.endswith(" GMT")
+    get = Request(if_modified_since=date)
+    assert not_modified(get, '"e"', mtime)
+    assert not_modified(Request(if_modified_since=http_date(mtime + 60)), '"e"', mtime)
+    assert not not_modified(Request(if_modified_since=http_date(mtime - 60)), '"e"', mtime)
+    assert not not_modified(Request(if_modified_since="yesterday"), '"e"', mtime)
+    # If-None-Match decides alone when present.
+    assert not not_modified(Request(if_none_match='"x"', if_modified_since=date), '"e"', mtime)
+    old = http_date(0)
+    assert not_modified(Request(if_none_match='"e"', if_modified_since=old), '"e"', mtime)
+    assert not not_modified(Request(method="POST", if_none_match="*"), '"e"', mtime)
+
+
+# --- respond() on a small site, no socket -----------------------------------------------
+
+@pytest.fixture
+def small(tmp_path: Path) -> Site:
+    root = tmp_path / "site"
+    files = {
+        "index.html": "<html>home</html>", "index.md": "# home",
+        "a/index.html": "<html>a</html>", "a.md": "# a",
+        "b.html": "<html>b</html>",
+        "d/index.html": "<html>d</html>", "d/index.md": "# d",
+        "e/index.html": "<html>e</html>", "e/index.html.md": "# e",
+        "c/empty.txt": "",
+        "404.html": "<html>custom not found</html>",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    (tmp_path / "secret.md").write_text("secret", encoding="utf-8")
+    (tmp_path / "outdir").mkdir()
+    (tmp_path / "outdir" / "index.html").write_text("secret", encoding="utf-8")
+    (root / "link.md").symlink_to(tmp_path / "secret.md")
+    (root / "linkdir").symlink_to(tmp_path / "outdir")
+    (root / "f").mkdir()
+    (root / "f" / "index.html").write_text("<html>f</html>", encoding="utf-8")
+    (tmp_path / "f.md").write_text("secret", encoding="utf-8")
+    (root / "f.md").symlink_to(tmp_path / "f.md")  # a view outside: not a view
+    return Site(root.resolve())
+
+
+def _get(site: Site, target: str, accept: str | None = None, method: str = "GET") -> serve.Response:
+    return respond(site, Request(method=method, target=target, accept=accept))
+
+
+@pytest.mark.parametrize(("target", "view"), [
+    ("/", "index.md"), ("/index.html", "index.md"), ("/a/", "a.md"), ("/a/index.html", "a.md"),
+    ("/d/", "d/index.md"), ("/e/", "e/index.html.md"), ("/e/index.html", "e/index.html.md"),
+])
+def test_every_layout_negotiates(small: Site, target: str, view: str) -> None:
+    markdown = _get(small, target, MARKDOWN)
+    assert (markdown.status, markdown.body) == (200, (small.root / view).read_bytes())
+    assert markdown.header("Vary") == "Accept"
+    assert markdown.header("Content-Type") == "text/markdown; charset=utf-8"
+    assert markdown.header("Content-Location") == "/" + view
+    assert markdown.header("Link") is None
+    html = _get(small, target)
+    assert html.body.startswith(b"<html>")
+    assert html.header("Vary") == "Accept"
+    assert html.header("Link") == f'</{view}>; rel="alternate"; type="text/markdown"'
+    assert html.header("ETag") != markdown.header("ETag")
+
+
+def test_link_and_content_location_under_a_sub_path(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    (root / "a").mkdir(parents=True)
+    (root / "a" / "index.html").write_text("<html>a</html>", encoding="utf-8")
+    (root / "a.md").write_text("# a", encoding="utf-8")
+    site = Site(root.resolve(), "/my docs/")
+    html = _get(site, "/my%20docs/a/")
+    assert html.header("Link") == '</my%20docs/a.md>; rel="alternate"; type="text/markdown"'
+    markdown = _get(site, "/my%20docs/a/", MARKDOWN)
+    assert markdown.header("Content-Location") == "/my%20docs/a.md"
+    assert _get(site, "/my%20docs/a.md").body == b"# a"
+    assert _get(site, "/a.md").status == 404
+
+
+def test_pages_without_views_and_other_files(small: Site) -> None:
+    page = _get(small, "/b.html", MARKDOWN)
+    assert (page.status, page.body) == (200, b"<html>b</html>")
+    assert page.header("Vary") is None
+    assert page.header("Link") is None
+    view = _get(small, "/a.md", HTML)
+    assert (view.body, view.header("Vary")) == (b"# a", None)
+    assert view.header("Content-Type") == "text/markdown; charset=utf-8"
+
+
+@pytest.mark.parametrize("target", [
+    "/link.md", "/linkdir/", "/linkdir/index.html", "/f.md", "/nope", "/c/", "/b.html/",
+    "/../secret.md", "/%2e%2e/secret.md",
+])
+def test_never_outside_the_site(small: Site, target: str) -> None:
+    response = _get(small, target, MARKDOWN)
+    assert response.status in (400, 404)
+    assert b"secret" not in response.body
+
+
+def test_not_found_page_and_plain_fallback(small: Site) -> None:
+    response = _get(small, "/nope")
+    assert (response.status, response.body) == (404, b"<html>custom not found</html>")
+    assert response.header("Content-Type") == "text/html; charset=utf-8"
+    (small.root / "404.html").unlink()
+    assert _get(small, "/nope").header("Content-Type") == "text/plain; charset=utf-8"
+
+
+def test_f_page_ignores_a_view_outside(small: Site) -> None:
+    response = _get(small, "/f/", MARKDOWN)
+    assert (response.body, response.header("Vary")) == (b"<html>f</html>", None)
+
+
+def test_redirect_method_and_conditional(small: Site) -> None:
+    moved = _get(small, "/a")
+    assert (moved.status, moved.header("Location")) == (301, "/a/")
+    refused = _get(small, "/a/", method="POST")
+    assert (refused.status, refused.header("Allow")) == (405, "GET, HEAD")
+    first = _get(small, "/a/", MARKDOWN)
+    etag = first.header("ETag")
+    assert etag is not None
+    assert etag.startswith('"')
+    again = respond(small, Request(target="/a/", accept=MARKDOWN, if_none_match=etag))
+    assert (again.status, again.body) == (304, b"")
+    assert dict(again.headers).keys() == {"ETag", "Last-Modified", "Cache-Control", "Vary",
+                                         "Content-Location"}
+    other = respond(small, Request(target="/a/", accept=HTML, if_none_match=etag))
+    assert other.status == 200
+
+
+def test_last_modified_is_the_file_time(small: Site) -> None:
+    os.utime(small.root / "a.md", (1_600_000_000, 1_600_000_000))
+    response = _get(small, "/a/", MARKDOWN)
+    assert response.header("Last-Modified") == "Sun, 13 Sep 2020 12:26:40 GMT"
+
+
+# --- the real server --------------------------------------------------------------------
+
+@contextmanager
+def _running(site: Path, base_path: str = "/", *, quiet: bool = True) -> Iterator[str]:
+    server = make_server(site, port=0, base_path=base_path, quiet=quiet)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.start()
+    try:
+        yield server.url
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return {
+        base: build_fixture_site(tmp_path_factory.mktemp("served") / "site",
+                                 "https://coast.example" + base)
+        for base in ("/", "/docs/")
+    }
+
+
+@pytest.mark.parametrize("base_path", ["/", "/docs/"])
+def test_http_cases(built: dict[str, Path], base_path: str) -> None:
+    with _running(built[base_path], base_path) as url:
+        assert url.endswith(base_path)
+        cases = cases_for(url)
+        assert len(cases) > len(CASES) or base_path == "/"
+        assert run_cases(url, cases) == []
+
+
+def test_one_log_line_per_request(built: dict[str, Path],
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    with _running(built["/"], quiet=False) as url:
+        assert run_cases(url, [c for c in CASES if c.name in ("markdown", "missing")]) == []
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2
+    assert '"GET /tide-pools/ HTTP/1.1" 200' in lines[0]
+    with _running(built["/"], quiet=True) as url:
+        assert run_cases(url, [c for c in CASES if c.name == "markdown"]) == []
+    assert capsys.readouterr().err == ""
+
+
+def test_make_server_errors(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="No such directory"):
+        make_server(tmp_path / "missing", port=0)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(InputError, match="Cannot listen"):
+            make_server(tmp_path, port=port)
+
+
+def test_run_server_announces_and_closes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    served: list[serve.PreviewServer] = []
+
+    def fake_serve(server: serve.PreviewServer) -> None:
+        served.append(server)
+        server.server_close()
+
+    monkeypatch.setattr(serve, "serve_forever", fake_serve)
+    serve.run_server(tmp_path, port=0, base_path="docs")
+    assert served[0].site.base_path == "/docs/"
+    err = capsys.readouterr().err
+    assert err.startswith(f"agentprose: serving {tmp_path} at http://127.0.0.1:")
+    assert "/docs/ (Ctrl+C to stop)" in err
+
+
+def test_cli_serve_starts_and_answers(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    site = tmp_path / "site"
+    build_fixture_site(site, "http://127.0.0.1/")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "agentprose_core.cli", "serve", str(site), "--port", str(port),
+         "--quiet"], stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/tide-pools/",
+                                             headers={"Accept": "text/markdown"})
+            try:
+                with urllib.request.urlopen(request, timeout=2) as response:
+                    assert response.headers["Content-Type"] == "text/markdown; charset=utf-8"
+                    assert response.read().startswith(b"---\ntitle:")
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)
