@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit golden bench-convert clean
+.PHONY: demo test lint typecheck unit golden bench-convert fidelity clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ golden: $(STAMP)
 
 bench-convert: $(STAMP)
 	$(BIN)/python bench/convert.py
+
+# Builds a corpus of sites with many themes and measures recall, noise and structure.
+fidelity: $(STAMP)
+	$(BIN)/python -m pip install --quiet -r bench/fidelity/requirements.txt
+	$(BIN)/python bench/fidelity.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info examples/*/site

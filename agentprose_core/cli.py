@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
+from .check import check_target
 from .errors import AgentproseError
 from .serve import run_server
 from .settings import ENGINES, VIEW_LAYOUTS, settings_from_mapping
@@ -62,6 +63,17 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
     serve.add_argument("--base-path", default="/", help="the site's path, e.g. /docs/")
     serve.add_argument("--quiet", action="store_true", help="do not log requests")
+    check = commands.add_parser(
+        "check",
+        help="check a built site folder or a deployed site against the formats",
+        description="Verify every agent output of a built site folder, or of a deployed "
+        "site over HTTP (content types, negotiation, Vary, validators, 304s). Exits 1 when "
+        "a rule is broken.",
+    )
+    check.add_argument("target", help="a built site folder or an http(s) URL")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--max-pages", type=int, default=50, help="pages to fetch over HTTP")
+    check.add_argument("--base-url", help="the site URL a folder is published at")
     return parser
 
 
@@ -106,7 +118,13 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"build": _build, "serve": _serve}
+def _check(args: argparse.Namespace) -> int:
+    report = check_target(args.target, max_pages=args.max_pages, base_url=args.base_url)
+    print(report.to_json() if args.json else report.to_text())
+    return 0 if report.ok else 1
+
+
+_COMMANDS = {"build": _build, "serve": _serve, "check": _check}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

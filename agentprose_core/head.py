@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-__all__ = ["discovery_tags", "inject_discovery"]
+__all__ = ["add_to_head", "discovery_tags", "head_of", "inject_discovery"]
 
 _HEAD_CLOSE = re.compile(rb"</head\s*>", re.IGNORECASE)
 _HEAD_OPEN = re.compile(rb"<head(\s[^>]*)?>", re.IGNORECASE)
@@ -40,3 +40,20 @@ def inject_discovery(document: bytes, tags: str) -> bytes | None:
     if opened:
         return document[: opened.end()] + b"\n" + payload + document[opened.end() :]
     return None
+
+
+def head_of(document: bytes) -> str:
+    """The ``<head>`` of a document as text (up to ``</head>``), for checks on what it has."""
+    close = _HEAD_CLOSE.search(document)
+    head = document[: close.start()] if close else document[:65536]
+    return head.decode("utf-8", errors="replace")
+
+
+def add_to_head(document: bytes, tags: str) -> bytes:
+    """``document`` with ``tags`` added at the end of its ``<head>`` (unchanged if none)."""
+    if not tags:
+        return document
+    close = _HEAD_CLOSE.search(document)
+    if close is None:
+        return document
+    return document[: close.start()] + tags.encode("utf-8") + b"\n" + document[close.start() :]

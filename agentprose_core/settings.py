@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from .errors import ConfigError
+from .jsonld import ARTICLE_TYPES
 
 __all__ = ["ENGINES", "VIEW_LAYOUTS", "Option", "Settings", "options", "settings_from_mapping"]
 
@@ -55,6 +56,15 @@ class Settings:
     llms_full_txt: bool = _opt(True, "Write `llms-full.txt` at the site root.")
     discovery_links: bool = _opt(
         True, "Add the `<link>` tags for the agent view and the index to every page's head."
+    )
+    json_ld: bool = _opt(
+        True,
+        "Add a JSON-LD article block and OpenGraph article tags to each page's head, unless "
+        "the page already has them.",
+    )
+    article_type: str = _opt(
+        "TechArticle", "The schema.org type of the JSON-LD block.",
+        choices=ARTICLE_TYPES,
     )
     site_description: str | None = _opt(
         None, "Site description for `llms.txt` and the index, when the build tool has none."
@@ -108,6 +118,8 @@ _KIND: dict[str, type | tuple[type, ...]] = {
     "llms_txt": bool,
     "llms_full_txt": bool,
     "discovery_links": bool,
+    "json_ld": bool,
+    "article_type": str,
     "site_description": (str, type(None)),
     "preprocess": (str, type(None)),
     "sections": (dict, tuple),

@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .convert import convert_fragment
 from .dates import LastChanged
+from .decorate import decorate_page
 from .diagnostics import Diagnostic, unique
 from .errors import InputError
 from .extract import has_view, parse_page
-from .head import discovery_tags, inject_discovery
 from .llmstxt import summarize
 from .model import PageRecord, SiteRecord
 from .output import write_atomic
-from .publish import index_url, publish
+from .publish import publish
 from .tree import to_html
 from .urls import base_url_of, page_key, view_url
 
@@ -184,6 +184,7 @@ def build_site(
         raise InputError(f"No HTML pages in {site_dir}: is it the folder of the built site?")
     result = BuildResult()
     read = _read(site_dir, relatives, base, settings, progress)
+    paths = {f.url: f.relative for f in read}
     found = [f for f in read if has_view(f.extracted)]
     for page in found:
         result.diagnostics.extend(page.extracted.diagnostics)
@@ -198,12 +199,9 @@ def build_site(
     result.bytes_written += published.bytes_written
     result.pages = len(published.pages)
     result.diagnostics = unique(result.diagnostics)
-    if settings.discovery_links and not dry_run:
-        listed = {page.url for page in published.pages}
-        for page in found:
-            if page.url in listed:
-                view = views[page_key(page.url)]
-                result.bytes_written += _inject(site_dir / page.relative, view, base, settings)
+    if not dry_run:
+        for record in published.pages:
+            result.bytes_written += _decorate(site_dir, paths[record.url], record, site, settings)
     return result
 
 
@@ -261,8 +259,8 @@ def _records(
     return records
 
 
-def _inject(path: Path, view: str, base: str, settings: Settings) -> int:
-    document = path.read_bytes()
-    index = index_url(base) if settings.index else None
-    changed = inject_discovery(document, discovery_tags(view, index))
+def _decorate(site_dir: Path, relative: str, record: PageRecord, site: SiteRecord,
+              settings: Settings) -> int:
+    path = site_dir / relative
+    changed = decorate_page(path.read_bytes(), record, site, settings)
     return 0 if changed is None else write_atomic(path, changed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
+from agentprose_core.jsonld import ARTICLE_TYPES
 from agentprose_core.settings import ENGINES, VIEW_LAYOUTS
 
 __all__ = ["AgentproseConfig"]
@@ -33,6 +34,10 @@ class AgentproseConfig(base.Config):
     """Write `llms-full.txt` at the site root."""
     discovery_links = c.Type(bool, default=True)
     """Add the `<link>` tags for the agent view and the index to every page's head."""
+    json_ld = c.Type(bool, default=True)
+    """Add JSON-LD and OpenGraph article tags to each page's head, unless it has them."""
+    article_type = c.Choice(ARTICLE_TYPES, default="TechArticle")
+    """The schema.org type of the JSON-LD block (Material blog posts get `BlogPosting`)."""
     site_description = c.Optional(c.Type(str))
     """Site description for `llms.txt` and the index, when `site_description` is unset."""
     preprocess = c.Optional(c.Type(str))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import mimetypes
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
@@ -18,15 +18,14 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from agentprose_core import __version__
 from agentprose_core.codeblocks import fences_of
 from agentprose_core.dates import LastChanged
+from agentprose_core.decorate import decorate_page
 from agentprose_core.errors import AgentproseError, ConfigError
-from agentprose_core.head import discovery_tags, inject_discovery
-from agentprose_core.metadata import read_metadata
 from agentprose_core.model import SiteRecord
 from agentprose_core.pagemeta import normalize_lang
-from agentprose_core.publish import index_url, publish
+from agentprose_core.publish import publish
 from agentprose_core.settings import Settings, settings_from_mapping
-from agentprose_core.sitepages import CollectedPage, build_records, is_excluded
-from agentprose_core.urls import base_url_of, view_url
+from agentprose_core.sitepages import Assembled, CollectedPage, build_records
+from agentprose_core.urls import base_url_of
 
 from .config import AgentproseConfig
 
@@ -37,6 +36,7 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
 
     from agentprose_core.diagnostics import Diagnostic
+    from agentprose_core.model import PageRecord
 
 __all__ = ["AgentprosePlugin"]
 
@@ -67,6 +67,10 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.pages: dict[str, CollectedPage] = {}
         self.fences: dict[str, str] = {}
         self.order: list[str] = []
+        self.records: dict[str, PageRecord] = {}
+        self.site: SiteRecord | None = None
+        self.assembled: Assembled | None = None
+        self.last_changed: LastChanged | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         if command == "serve":  # the dev server takes content types from mimetypes
@@ -86,6 +90,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             )
         self.base_url = base_url_of(config.site_url)
         self.pages, self.fences, self.order = {}, {}, []  # mkdocs serve rebuilds reuse us
+        self.records, self.site, self.assembled, self.last_changed = {}, None, None, None
         return None
 
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> None:
@@ -107,40 +112,46 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             self.pages[page.file.src_uri] = self._collect(page, html)
         return None
 
-    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
-        collected = self.pages.get(page.file.src_uri)
-        if not (self.config.enabled and self.settings.discovery_links and collected):
-            return None
-        facts = read_metadata(collected.metadata, location=collected.source)
-        if is_excluded(facts, collected.source, self.settings.exclude):
-            return None
-        view = view_url(collected.url, self.base_url, self.settings.view_layout)
-        index = index_url(self.base_url) if self.settings.index else None
-        changed = inject_discovery(output.encode("utf-8"), discovery_tags(view, index))
-        return None if changed is None else changed.decode("utf-8")
-
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
+    def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> None:
+        # Every page has been rendered (and its front matter read) by now, before any is
+        # written: the moment to convert them all, links between them included.
         if not self.config.enabled:
             return
-        last_changed = LastChanged(Path(config.docs_dir))
+        self.last_changed = LastChanged(Path(config.docs_dir))
         lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
-        assembled = build_records(
+        self.assembled = build_records(
             self._reading_order(), base_url=self.base_url, settings=self.settings,
-            lang=lang, last_changed=last_changed,
+            lang=lang, last_changed=self.last_changed,
         )
-        site = SiteRecord(
+        self.records = {record.url: record for record in self.assembled.records}
+        self.site = SiteRecord(
             name=config.site_name, url=self.base_url,
             description=config.site_description or self.settings.site_description, lang=lang,
         )
+
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
+        collected = self.pages.get(page.file.src_uri)
+        record = self.records.get(collected.url) if collected else None
+        if not (self.config.enabled and record and self.site):
+            return None
+        kind = "BlogPosting" if type(page).__name__ == "Post" else None  # Material's blog
+        changed = decorate_page(output.encode("utf-8"), record, self.site, self.settings,
+                                kind=kind)
+        return None if changed is None else changed.decode("utf-8")
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        if not (self.config.enabled and self.site and self.assembled):
+            return
         try:
             published = publish(
-                Path(config.site_dir), site, assembled.records, settings=self.settings,
+                Path(config.site_dir), self.site, self.assembled.records, settings=self.settings,
                 generator=f"agentprose {__version__} ({_tool()})",
-                llms_sections=assembled.llms_sections,
+                llms_sections=self.assembled.llms_sections,
             )
         except AgentproseError as error:
             raise PluginError(f"agentprose: {error}") from error
-        _log(assembled.diagnostics + last_changed.notes() + published.diagnostics)
+        notes = self.assembled.diagnostics + published.diagnostics
+        _log(notes + (self.last_changed.notes() if self.last_changed else []))
         log.info("%d agent views, %d files written", len(published.pages), len(published.files))
 
     def _collect(self, page: Page, html: str) -> CollectedPage:

@@ -27,7 +27,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _check_config)
     app.connect("builder-inited", builder_inited)
     app.connect("env-updated", env_updated)
-    app.connect("html-page-context", html_page_context)
+    app.connect("html-page-context", html_page_context, priority=900)
     app.connect("build-finished", build_finished)
     return {
         "version": __version__,

@@ -23,12 +23,12 @@ from sphinx.util import logging
 from agentprose_core import __version__
 from agentprose_core.convert import convert_fragment
 from agentprose_core.dates import LastChanged
+from agentprose_core.decorate import head_additions
 from agentprose_core.errors import AgentproseError
-from agentprose_core.head import discovery_tags
 from agentprose_core.metadata import read_metadata
 from agentprose_core.model import SiteRecord
 from agentprose_core.pagemeta import normalize_lang
-from agentprose_core.publish import index_url, publish, write_view
+from agentprose_core.publish import publish, write_view
 from agentprose_core.records import make_record, record_from_json, record_to_json
 from agentprose_core.settings import Settings
 from agentprose_core.sitepages import is_excluded
@@ -170,10 +170,11 @@ def html_page_context(
     except (AgentproseError, OSError) as error:
         message = f"agentprose could not write the view of {pagename}: {error}"
         raise ExtensionError(message) from error
-    if plan.settings.discovery_links:
-        index = index_url(plan.base_url) if plan.settings.index else None
-        tags = discovery_tags(plan.views[pagename], index)
-        context["metatags"] = str(context.get("metatags", "")) + "\n" + tags + "\n"
+    metatags = str(context.get("metatags", ""))
+    # Runs after other extensions (sphinxext-opengraph): what they wrote is not repeated.
+    tags = head_additions(metatags, record, _site(app, plan), plan.settings)
+    if tags:
+        context["metatags"] = metatags + "\n" + tags + "\n"
 
 
 def _current(app: Sphinx, plan: Plan, record: PageRecord, docname: str) -> PageRecord:
@@ -214,15 +215,19 @@ def _records(app: Sphinx, plan: Plan) -> list[PageRecord]:
     return records
 
 
+def _site(app: Sphinx, plan: Plan) -> SiteRecord:
+    return SiteRecord(
+        name=app.config.project or "Documentation", url=plan.base_url,
+        description=plan.settings.site_description,
+        lang=normalize_lang(app.config.language or ""),
+    )
+
+
 def build_finished(app: Sphinx, exception: BaseException | None) -> None:
     plan = _plan(app)
     if plan is None or exception is not None:
         return
-    lang = normalize_lang(app.config.language or "")
-    site = SiteRecord(
-        name=app.config.project or "Documentation", url=plan.base_url,
-        description=plan.settings.site_description, lang=lang,
-    )
+    site = _site(app, plan)
     try:
         _drop_stale(app, plan)
         published = publish(

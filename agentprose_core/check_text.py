@@ -1,0 +1,318 @@
+"""The pure, string-level checks of ``agentprose check``: no files, no network.
+
+Each function takes the text of one output and returns what is wrong with it as
+``(rule, line, message)`` findings (``line`` is 0 when the finding is not about one
+line), or parses it for the site-level checks in :mod:`.check_rules`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+import yaml
+
+__all__ = [
+    "FRONT_MATTER_KEYS",
+    "Finding",
+    "HeadLink",
+    "LlmsFile",
+    "LlmsLink",
+    "View",
+    "head_links",
+    "parse_llms_txt",
+    "parse_view",
+]
+
+FRONT_MATTER_KEYS = (
+    "title", "canonical", "modified", "published", "author", "lang", "prev", "next",
+)
+REQUIRED_KEYS = ("title", "canonical", "modified")
+TIME_KEYS = ("modified", "published")
+
+Finding = tuple[str, int, str]
+
+_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+_LANG = re.compile(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*")
+# A double-quoted scalar using only the escapes YAML 1.1 and 1.2 read alike.
+_QUOTED = r'"(?:[^"\\\x00-\x1f\x7f]|\\(?:[\\"0abefvnrt]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}))*"'
+_KEY_LINE = re.compile(rf"(?P<key>[A-Za-z_][\w-]*):(?: (?P<value>{_QUOTED}))?")
+_ITEM_LINE = re.compile(rf"  - {_QUOTED}")
+_FENCE = re.compile(r"(?P<fence>`{3,}|~{3,})")
+_QUOTE_PREFIX = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)*")
+
+
+# -- the agent view -----------------------------------------------------------------
+
+
+@dataclass
+class View:
+    """An agent view split into its front matter and body, with what is wrong."""
+
+    front: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+    findings: list[Finding] = field(default_factory=list)
+
+
+def parse_view(text: str) -> View:
+    """Check a view's front matter and body; ``front`` is ``{}`` when it cannot load."""
+    view = View()
+    if not text.startswith("---\n"):
+        view.findings.append(("front-matter", 1, "the view does not start with '---'"))
+        return view
+    head, closed, body = text[4:].partition("\n---\n")
+    if not closed:
+        if not text.endswith("\n---"):
+            view.findings.append(("front-matter", 1, "the front matter is never closed"))
+            return view
+        head, body = text[4:-4], ""
+    view.findings += _lexical(head)
+    view.front = _load(head, view.findings)
+    if view.front:
+        view.findings += _front_matter_findings(view.front)
+    first_body_line = head.count("\n") + 4
+    view.findings += _body_findings(body, first_body_line)
+    view.body = body.strip("\n")
+    return view
+
+
+def _lexical(head: str) -> list[Finding]:
+    """Lines that are not ``key: "string"``, ``key:`` or ``  - "string"``."""
+    found = []
+    for number, line in enumerate(head.split("\n"), 2):
+        match = _KEY_LINE.fullmatch(line)
+        if match is None and _ITEM_LINE.fullmatch(line) is None:
+            message = (f"{line[:60]!r} is not a double-quoted string: YAML 1.1 and 1.2 "
+                       "loaders may read it differently")
+            found.append(("front-matter-yaml", number, message))
+    return found
+
+
+def _load(head: str, findings: list[Finding]) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(head)
+    except yaml.YAMLError as error:
+        findings.append(("front-matter", 2, f"the front matter is not YAML: {_first_line(error)}"))
+        return {}
+    if not isinstance(data, dict) or not data:
+        findings.append(("front-matter", 2, "the front matter is not a YAML mapping"))
+        return {}
+    return {str(key): value for key, value in data.items()}
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).strip().split("\n", 1)[0]
+
+
+def _front_matter_findings(front: dict[str, Any]) -> list[Finding]:
+    found: list[Finding] = []
+    unknown = [key for key in front if key not in FRONT_MATTER_KEYS]
+    if unknown:
+        found.append(("front-matter-order", 0, f"unknown keys {unknown}"))
+    known = [key for key in front if key in FRONT_MATTER_KEYS]
+    expected = [key for key in FRONT_MATTER_KEYS if key in front]
+    if known != expected:
+        found.append(("front-matter-order", 0, f"keys {known}; the order is {expected}"))
+    found += _value_findings(front)
+    for key in TIME_KEYS:
+        value = front.get(key)
+        if isinstance(value, str) and value and not _TIME.fullmatch(value):
+            found.append(("front-matter-time", 0,
+                          f"{key} {value!r} is not a UTC time like 2026-03-14T10:30:00Z"))
+    return found
+
+
+def _value_findings(front: dict[str, Any]) -> list[Finding]:
+    found: list[Finding] = [
+        ("front-matter-values", 0, f"required key {key!r} is missing")
+        for key in REQUIRED_KEYS if key not in front
+    ]
+    for key, value in front.items():
+        problem = _value_problem(key, value)
+        if problem:
+            found.append(("front-matter-values", 0, f"{key}: {problem}"))
+    return found
+
+
+def _value_problem(key: str, value: object) -> str | None:
+    if key == "author" and isinstance(value, list):
+        if not value or not all(isinstance(name, str) and name.strip() for name in value):
+            return "a list of authors must hold non-empty names"
+        return None
+    if not isinstance(value, str):
+        return f"must be a string, not {type(value).__name__}"
+    if not value.strip():
+        return "is written empty (leave an absent value out)"
+    if key == "lang" and not _LANG.fullmatch(value):
+        return f"{value!r} is not a BCP 47 tag (pt-BR, not pt_BR)"
+    return None
+
+
+def _body_findings(body: str, first_line: int) -> list[Finding]:
+    """Blank-line and trailing-space rules on the body, outside fenced code."""
+    if not body:
+        return []
+    found: list[Finding] = []
+    if not body.startswith("\n") or body.startswith("\n\n"):
+        found.append(("view-whitespace", first_line,
+                      "exactly one blank line must follow the front matter"))
+    if not body.endswith("\n") or body.endswith("\n\n"):
+        found.append(("view-whitespace", 0, "the view must end with exactly one newline"))
+    lines = body.strip("\n").split("\n")
+    start = first_line + len(body) - len(body.lstrip("\n"))
+    blank = 0
+    for number, (line, in_code) in enumerate(_with_fences(lines), start):
+        if in_code:
+            blank = 0
+            continue
+        blank = blank + 1 if not line.strip() else 0
+        if blank == 2:
+            found.append(("view-whitespace", number, "doubled blank line"))
+        if line != line.rstrip():
+            found.append(("view-whitespace", number, "trailing whitespace"))
+    return found
+
+
+def _with_fences(lines: list[str]) -> list[tuple[str, bool]]:
+    """Each line with whether it is inside a fenced code block (fence lines included)."""
+    marked = []
+    fence = ""
+    for line in lines:
+        prefix = _QUOTE_PREFIX.match(line)
+        text = line[prefix.end():] if prefix else line
+        opener = _FENCE.match(text)
+        if not fence and opener:
+            fence = opener.group("fence")
+            marked.append((line, True))
+        elif fence:
+            closes = text.strip().startswith(fence) and set(text.strip()) == {fence[0]}
+            marked.append((line, True))
+            fence = "" if closes else fence
+        else:
+            marked.append((line, False))
+    return marked
+
+
+# -- llms.txt -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LlmsLink:
+    """One ``- [Title](url): description`` line."""
+
+    title: str
+    url: str
+    description: str
+    line: int
+
+
+@dataclass
+class LlmsFile:
+    """``llms.txt`` as our parser reads it, with what breaks the format."""
+
+    title: str = ""
+    summary: str = ""
+    sections: list[tuple[str, list[LlmsLink]]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def links(self) -> list[LlmsLink]:
+        return [link for _, links in self.sections for link in links]
+
+
+_H1 = re.compile(r"# (?P<text>\S.*)")
+_H2 = re.compile(r"## (?P<text>\S.*)")
+_SUMMARY = re.compile(r"> ?(?P<text>\S.*)")
+_LINK = re.compile(
+    r"- \[(?P<title>[^\]]+)\]\((?P<url>[^)\s]+)\)(?:: (?P<desc>\S.*))?"
+)
+
+
+def parse_llms_txt(text: str) -> LlmsFile:
+    """Read ``llms.txt``: a ``# title``, a ``> summary``, prose, ``##`` link sections."""
+    parsed = LlmsFile()
+    lines = text.split("\n")
+    numbered = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+    if not numbered or not _H1.fullmatch(numbered[0][1]):
+        parsed.findings.append(("llms-format", 1, "llms.txt must start with '# Site name'"))
+    else:
+        parsed.title = numbered[0][1][2:].strip()
+        numbered = numbered[1:]
+    if numbered and _SUMMARY.fullmatch(numbered[0][1]):
+        parsed.summary = numbered[0][1][1:].strip()
+        numbered = numbered[1:]
+    else:
+        parsed.findings.append(("llms-format", numbered[0][0] if numbered else 1,
+                                "a '> summary' line must follow the title"))
+    _read_body(numbered, parsed)
+    return parsed
+
+
+def _read_body(numbered: list[tuple[int, str]], parsed: LlmsFile) -> None:
+    current: list[LlmsLink] | None = None
+    for number, line in numbered:
+        heading = _H2.fullmatch(line)
+        if heading:
+            current = []
+            parsed.sections.append((heading.group("text").strip(), current))
+        elif line.lstrip().startswith("#"):
+            parsed.findings.append(("llms-format", number, "only '##' section headings"))
+        elif current is not None:
+            link = _LINK.fullmatch(line.rstrip())
+            if link is None:
+                parsed.findings.append(("llms-format", number,
+                                        f"not a '- [Title](url): summary' line: {line[:60]!r}"))
+                continue
+            current.append(LlmsLink(link.group("title"), link.group("url"),
+                                    link.group("desc") or "", number))
+    for name, links in parsed.sections:
+        if not links:
+            parsed.findings.append(("llms-format", 0, f"section {name!r} has no links"))
+    if not parsed.sections:
+        parsed.findings.append(("llms-format", 0, "llms.txt has no '## Section' of links"))
+
+
+# -- discovery links in a page's <head> ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeadLink:
+    """A ``<link>`` of a page's head: its rel tokens, type and href."""
+
+    rel: frozenset[str]
+    type: str
+    href: str
+
+
+class _HeadParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[HeadLink] = []
+        self.done = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.done:
+            return
+        if tag == "body":
+            self.done = True
+        elif tag == "link":
+            values = {name: value or "" for name, value in attrs}
+            self.links.append(HeadLink(
+                rel=frozenset(values.get("rel", "").lower().split()),
+                type=values.get("type", "").split(";")[0].strip().lower(),
+                href=values.get("href", "").strip(),
+            ))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "head":
+            self.done = True
+
+
+def head_links(html: str) -> list[HeadLink]:
+    """The ``<link>`` elements before the page's body."""
+    parser = _HeadParser()
+    parser.feed(html)
+    parser.close()
+    return parser.links

@@ -1,0 +1,44 @@
+"""The tags a page's ``<head>`` gains: discovery links, JSON-LD, OpenGraph article tags."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .head import add_to_head, discovery_tags, head_of
+from .jsonld import head_tags
+from .publish import index_url
+
+if TYPE_CHECKING:
+    from .model import PageRecord, SiteRecord
+    from .settings import Settings
+
+__all__ = ["decorate_page", "head_additions"]
+
+_DISCOVERY_MARKER = 'rel="agentprose-index"'
+
+
+def head_additions(
+    head: str, page: PageRecord, site: SiteRecord, settings: Settings, *, kind: str | None = None
+) -> str:
+    """What to add to a ``<head>`` that already holds ``head``: only what is missing."""
+    tags = []
+    if settings.discovery_links and _DISCOVERY_MARKER not in head and (
+        'type="text/markdown"' not in head
+    ):
+        tags.append(discovery_tags(page.markdown_url,
+                                   index_url(site.url) if settings.index else None))
+    if settings.json_ld:
+        extra = head_tags(head, page, site, kind=kind or settings.article_type)
+        if extra:
+            tags.append(extra)
+    return "\n".join(tags)
+
+
+def decorate_page(
+    document: bytes, page: PageRecord, site: SiteRecord, settings: Settings,
+    *, kind: str | None = None,
+) -> bytes | None:
+    """``document`` with its head tags added, or None when it needs none (or has no head)."""
+    tags = head_additions(head_of(document), page, site, settings, kind=kind)
+    changed = add_to_head(document, tags)
+    return None if changed == document else changed

@@ -1,0 +1,1 @@
+"""Tiny package documented by mkdocstrings in the fidelity corpus."""

@@ -1,0 +1,1 @@
+"""Tiny package documented with autodoc in the fixture site."""
