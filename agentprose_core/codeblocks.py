@@ -49,7 +49,11 @@ _LINE_NUMBERS = etree.XPath(
     " or @class = 'ln' or contains(@class, 'md-annotation__index')] | .//pre//button"
 )
 _ANCESTORS_TO_SEARCH = 3
-_CLASS_LANGUAGES = {"doctest": "pycon"}
+# Classes that name a block's language without a prefix: Sphinx doctests, diagram
+# sources, and mkdocstrings-python signatures (whose theme may drop "language-python").
+_CLASS_LANGUAGES = {
+    "doctest": "pycon", "mermaid": "mermaid", "doc-signature": "python",
+}
 _NESTED = etree.XPath("ancestor::pre or ancestor::td[contains(@class, 'linenos')]")
 
 
@@ -149,6 +153,14 @@ def _code_blocks(root: Element) -> Iterator[Element]:
             yield pre
 
 
+def _title_inside(block: Element) -> str | None:
+    """The title pymdownx puts in a line-number table's header row, if any."""
+    if block.tag != "table":
+        return None
+    found = select(block, "th.filename, .filename")
+    return " ".join(all_text(found[0]).split()) if found else None
+
+
 def replace_code_blocks(
     root: Element,
     placeholders: Placeholders,
@@ -167,9 +179,13 @@ def replace_code_blocks(
     for pre in list(_code_blocks(root)):
         target = _block_to_replace(pre)
         explicit = language_of(pre)
+        title = _title_inside(target)
         text = code_text(pre)
         language = explicit or hints.language_for(text)
-        replace(target, new_element("p", placeholders.block(fence(text, language))))
+        block = new_element("p", placeholders.block(fence(text, language)))
+        replace(target, block)
+        if title:  # a line-number table holds the block's title in a <th>
+            block.addprevious(new_element("p", title))
         count += 1
     return count
 
@@ -256,9 +272,16 @@ def _tex_of(element: Element, *, display: bool) -> str:
     if element.tag == "math" and element.get("alttext"):
         tex = element.get("alttext", "")
         return f"$${tex}$$" if display else f"${tex}$"
+    number = None
+    for extra in select(element, "span.eqno"):
+        number = all_text(extra).replace("¶", "").strip().strip("()") or None
     for extra in select(element, "a.headerlink, span.eqno"):
         drop_tree(extra)
-    return all_text(element).strip()
+    tex = all_text(element).strip()
+    if number and display and tex.endswith(("\\]", "$$")):  # keep "(1)" as TeX sees it
+        closing = 2
+        tex = f"{tex[:-closing].rstrip()} \\tag{{{number}}}{tex[-closing:]}"
+    return tex
 
 
 def replace_math(index: ElementIndex, placeholders: Placeholders) -> None:

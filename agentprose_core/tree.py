@@ -204,6 +204,7 @@ INDEXED_ATTRIBUTES = ("hidden", "data-ignore", "aria-hidden", "role")
 INDEXED_CLASSES = frozenset({
     "agentprose-ignore", "md-source-file", "md-clipboard", "copybutton", "edit-this-page",
     "view-this-page", "back-to-top", "md-content__button", "headerlink", "anchor",
+    "sd-hide-link-text",
     "hash-link", "arithmatex", "math", "katex", "MathJax_Preview", "katex-display",
     "math-display", "admonition", "topic", "tabbed-set", "sd-tab-set", "sphinx-tabs",
     "footnote-ref", "footnote-reference", "footnote", "footnote-list", "citation",

@@ -75,7 +75,8 @@ def _as_blockquote(element: Element, *, kind: str | None) -> None:
     if title_element is not None:
         drop_tree(title_element)
     quote = new_element("blockquote")
-    label = _heading_text(kind, title)
+    # No title element at all (`!!! note ""`): the author chose a box without a title.
+    label = _heading_text(kind, title) if title_element is not None else ""
     if label:
         paragraph = new_element("p")
         paragraph.append(new_element("strong", label))
@@ -242,13 +243,23 @@ def rewrite_definition_lists(index: ElementIndex) -> None:
 
 
 def _signature(term: Element) -> Element:
-    """An API signature (Sphinx ``dt.sig``) as one line of inline code."""
+    """An API signature (Sphinx ``dt.sig``) as one line of inline code, then the link
+    to its source when viewcode adds one."""
+    source = next((link.get("href") for link in term.iter("a")
+                   if select(link, ".viewcode-link") and link.get("href")), None)
     for extra in select(term, "a.headerlink, .viewcode-link"):
         drop_tree(extra)
     for arrow in select(term, ".sig-return-icon"):
         arrow.text = "->"
     paragraph = new_element("p")
     paragraph.append(new_element("code", text_of(term)))
+    if source:
+        link = new_element("a", "[source]")
+        link.set("href", source)
+        link.text = "source"
+        paragraph[-1].tail = " ("
+        paragraph.append(link)
+        link.tail = ")"
     return paragraph
 
 

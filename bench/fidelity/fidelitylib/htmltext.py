@@ -12,7 +12,8 @@ The rules, all applied to the content fragment (or the theme's content container
   (footnote syntax in Markdown); the text of sphinx-design's visually hidden card
   links (``.sd-hide-link-text``, still counted as links);
 - Material (and Zensical) code annotations: the ``(1)`` markers, which the theme
-  turns into numbered bubbles, are dropped from code comments and ``.annotate`` blocks;
+  turns into numbered bubbles, can be dropped (Rules.material_annotations) but are kept
+  by default, since the static HTML holds them and the view keeps them as references;
 - a tab set reads label, panel, label, panel (Material and sphinx-tabs put all the
   labels first, sphinx-design already interleaves them);
 - an ``<img>`` reads as its ``alt`` text (the Markdown keeps it as ``![alt](…)``);
@@ -199,8 +200,20 @@ class _Walk:
         self.out.append(gap)
 
 
+def _equation_numbers_last(root: html.HtmlElement) -> None:
+    """Read an equation's number after the equation, where TeX's ``\\tag`` puts it."""
+    for number in root.cssselect("div.math span.eqno"):
+        parent = number.getparent()
+        if parent is not None:
+            number.tail, previous = None, number.tail
+            parent.remove(number)
+            parent.text = (parent.text or "") + (previous or "")
+            parent.append(number)
+
+
 def visible_text(root: html.HtmlElement, rules: Rules | None = None) -> str:
     """The text a reader sees in ``root``, by the rules in the module docstring."""
+    _equation_numbers_last(root)
     walk = _Walk(_dropped(root) | set(root.cssselect(_SILENT)), rules or Rules())
     walk.element(root, literal=False, annotate=False)
     return "".join(walk.out)

@@ -85,6 +85,8 @@ def _inline(token: Token, *, in_quote_start: bool) -> str:
     for child in children:
         if child.type in _TEXT:
             parts.append(child.content)
+        elif child.type == "footnote_ref":
+            parts.append(f" {_label_words(child)} ")
         elif child.type in ("code_inline", "image"):
             parts.append(f" {child.content} ")
         elif child.type == "html_inline":
@@ -92,6 +94,12 @@ def _inline(token: Token, *, in_quote_start: bool) -> str:
         else:
             parts.append(" ")
     return "".join(parts)
+
+
+def _label_words(token: Token) -> str:
+    """A footnote's label when it is a name (``[^CIT2002]``, shown as ``[CIT2002]``)."""
+    label = str((token.meta or {}).get("label", ""))
+    return "" if label.isdigit() else label
 
 
 def _html_words(token: Token) -> str:
@@ -136,9 +144,13 @@ def _raw_block(token: Token, found: Structure, links: list[str]) -> str:
     return visible_text(root)
 
 
+_TEX_TAG = re.compile(r"\\tag\{([^{}]*)\}")
+
+
 def read_view(markdown: str) -> MarkdownView:
     """Words (as text), structure and link targets of an agent view's body."""
-    tokens = _MD.parse(strip_front_matter(markdown))
+    # An equation number written as TeX's \tag{1} reads "1", as the HTML's "(1)".
+    tokens = _MD.parse(_TEX_TAG.sub(r" \1 ", strip_front_matter(markdown)))
     found = Structure()
     links: list[str] = []
     parts: list[str] = []
@@ -153,5 +165,7 @@ def read_view(markdown: str) -> MarkdownView:
             parts.append(token.content)
         elif token.type == "html_block":
             parts.append(_raw_block(token, found, links))
+        elif token.type == "footnote_open":
+            parts.append(f" {_label_words(token)} ")
         parts.append("\n")
     return MarkdownView(text="".join(parts), structure=found, links=links)

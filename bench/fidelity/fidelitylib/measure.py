@@ -144,7 +144,9 @@ def measure_page(page: BuiltPage, site: BuiltSite) -> PageFigures:
     if root is None:
         figures.error = f"no {build.container} in the page"
         return figures
-    rules = Rules(material_annotations=build.theme == "material")
+    # Annotation markers stay: "(1)" in the static HTML ties a code line to its note,
+    # and the view keeps both, so an agent can follow the reference.
+    rules = Rules(material_annotations=False)
     view = read_view(markdown)
     md_words = _words(view.text)
     _measure_words(figures, _words(visible_text(root, rules)), md_words)
