@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .diagnostics import Diagnostic
 from .frontmatter import render_view
 from .index import check_pages, iter_index_chunks
 from .llmstxt import iter_llms_full_txt, render_llms_txt
@@ -16,10 +17,9 @@ from .output import safe_target, write_atomic
 from .urls import base_url_of, output_path
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Iterator, Sequence
     from pathlib import Path
 
-    from .diagnostics import Diagnostic
     from .model import PageRecord, SiteRecord
     from .settings import Settings
 
@@ -85,15 +85,50 @@ def publish(
     for page in kept if views else ():
         emit(output_path(page.markdown_url, base), render_view(page))
     if settings.index:
-        chunks = iter_index_chunks(
-            site, kept, generator=generator, include_markdown=settings.index_markdown
-        )
-        emit(INDEX_NAME, chunks)
+        emit(INDEX_NAME, _index(site, kept, generator, settings, result.diagnostics))
     if settings.llms_txt:
         emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections))
     if settings.llms_full_txt:
-        emit(LLMS_FULL_NAME, iter_llms_full_txt(site, kept))
+        emit(LLMS_FULL_NAME, _capped_full(site, kept, settings.llms_full_max_bytes,
+                                          result.diagnostics))
     return result
+
+
+def _index(site: SiteRecord, pages: Sequence[PageRecord], generator: str,
+           settings: Settings, notes: list[Diagnostic]) -> Iterable[str]:
+    """The index, streamed; without bodies when it would pass ``index_max_bytes``."""
+    bodies = settings.index_markdown
+    if bodies and settings.index_max_bytes:
+        chunks = list(iter_index_chunks(site, pages, generator=generator, include_markdown=True))
+        if sum(len(chunk.encode("utf-8")) for chunk in chunks) <= settings.index_max_bytes:
+            return chunks
+        notes.append(Diagnostic(
+            "index-cut",
+            f"agentprose.json would pass index_max_bytes ({settings.index_max_bytes:,}): it "
+            "lists every page without its Markdown (each post keeps its markdown_url).",
+        ))
+        bodies = False
+    return iter_index_chunks(site, pages, generator=generator, include_markdown=bodies)
+
+
+def _capped_full(site: SiteRecord, pages: Sequence[PageRecord], limit: int | None,
+                 notes: list[Diagnostic]) -> Iterator[str]:
+    """``llms-full.txt``, stopping before the page that would pass ``limit`` bytes."""
+    written = 0
+    for count, chunk in enumerate(iter_llms_full_txt(site, pages)):
+        size = len(chunk.encode("utf-8"))
+        if limit is not None and written + size > limit:
+            left = len(pages) - count
+            notes.append(Diagnostic(
+                "llms-full-cut",
+                f"llms-full.txt stops at llms_full_max_bytes ({limit:,}): {left} of "
+                f"{len(pages)} pages are left out of it (they are in llms.txt).",
+            ))
+            yield (f"\n{left} more pages are not in this file; llms.txt and agentprose.json "
+                   "list them all.\n")
+            return
+        written += size
+        yield chunk
 
 
 def write_view(site_dir: Path, page: PageRecord, base_url: str) -> int:

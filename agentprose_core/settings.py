@@ -52,8 +52,18 @@ class Settings:
     index_markdown: bool = _opt(
         True, "Put each page's full Markdown into `agentprose.json` (`markdown_url` stays)."
     )
+    index_max_bytes: int | None = _opt(
+        None,
+        "Largest `agentprose.json` to write; past it the bodies are left out (every post "
+        "keeps its `markdown_url`) and the build says so.",
+    )
     llms_txt: bool = _opt(True, "Write `llms.txt` at the site root.")
     llms_full_txt: bool = _opt(True, "Write `llms-full.txt` at the site root.")
+    llms_full_max_bytes: int | None = _opt(
+        None,
+        "Largest `llms-full.txt` to write; the pages past it are left out, with a closing "
+        "line that says how many.",
+    )
     discovery_links: bool = _opt(
         True, "Add the `<link>` tags for the agent view and the index to every page's head."
     )
@@ -115,8 +125,10 @@ _KIND: dict[str, type | tuple[type, ...]] = {
     "exclude": (list, tuple),
     "index": bool,
     "index_markdown": bool,
+    "index_max_bytes": (int, type(None)),
     "llms_txt": bool,
     "llms_full_txt": bool,
+    "llms_full_max_bytes": (int, type(None)),
     "discovery_links": bool,
     "json_ld": bool,
     "article_type": str,
@@ -129,13 +141,16 @@ _KIND: dict[str, type | tuple[type, ...]] = {
 def _kind_name(kind: type | tuple[type, ...]) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     names = {bool: "true or false", str: "a string", list: "a list of strings",
+             int: "a whole number of bytes",
              dict: "a mapping of titles to lists of patterns"}
     return " or ".join(names.get(k, "nothing") for k in kinds if k is not tuple)
 
 
 def _check(name: str, value: Any) -> Any:
     kind = _KIND[name]
-    if not isinstance(value, kind):
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in (
+        kind if isinstance(kind, tuple) else (kind,)
+    )):
         raise ConfigError(f"agentprose option '{name}' must be {_kind_name(kind)}, not {value!r}.")
     choices = next(o.choices for o in options() if o.name == name)
     if choices and value not in choices:
@@ -143,6 +158,8 @@ def _check(name: str, value: Any) -> Any:
         raise ConfigError(f"agentprose option '{name}' must be one of {allowed}, not {value!r}.")
     if name == "sections":
         return _sections(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value < 1:
+        raise ConfigError(f"agentprose option '{name}' must be at least 1, not {value}.")
     if isinstance(value, (list, tuple)):
         if not all(isinstance(p, str) for p in value):
             raise ConfigError(f"agentprose option 'exclude' must be a list of strings: {value!r}.")

@@ -14,7 +14,7 @@ from .codeblocks import SourceFence
 from .convert import convert_fragment
 from .metadata import PageFacts, read_metadata
 from .records import make_record
-from .urls import page_key, view_url
+from .urls import check_unique_views, page_key, view_url
 
 if TYPE_CHECKING:
     from .dates import LastChanged
@@ -92,6 +92,7 @@ def build_records(
         if not is_excluded(facts, page.source, settings.exclude):
             kept.append((page, facts))
     views = {page_key(p.url): view_url(p.url, base_url, settings.view_layout) for p, _ in kept}
+    check_unique_views(views)
     in_nav = [p.url for p, _ in kept if p.in_nav]
     neighbours = {url: (in_nav[i - 1] if i else None, in_nav[i + 1] if i + 1 < len(in_nav)
                         else None) for i, url in enumerate(in_nav)}

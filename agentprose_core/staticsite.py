@@ -25,7 +25,7 @@ from .model import PageRecord, SiteRecord
 from .output import write_atomic
 from .publish import publish
 from .tree import to_html
-from .urls import base_url_of, page_key, view_url
+from .urls import base_url_of, check_unique_views, page_key, view_url
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -189,6 +189,7 @@ def build_site(
     for page in found:
         result.diagnostics.extend(page.extracted.diagnostics)
     views = {page_key(f.url): view_url(f.url, base, settings.view_layout) for f in found}
+    check_unique_views(views)
     site = _site_record(found, base, settings)
     records = _records(site_dir, found, base=base, views=views, settings=settings, site=site,
                        result=result, source_dir=source_dir)

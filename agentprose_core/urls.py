@@ -6,6 +6,7 @@ All functions take and return strings; nothing here touches the file system.
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from functools import lru_cache
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
@@ -14,6 +15,7 @@ from .errors import InputError
 __all__ = [
     "INDEX_NAMES",
     "base_url_of",
+    "check_unique_views",
     "is_on_site",
     "output_path",
     "page_key",
@@ -130,3 +132,20 @@ def output_path(url: str, base_url: str) -> str:
     if normal.startswith(("../", "/")) or normal in ("..", "."):
         raise InputError(f"{url} would be written outside the site directory.")
     return normal
+
+
+def check_unique_views(views: Mapping[str, str]) -> None:
+    """Raise :class:`InputError` when two pages (page URL -> view URL) share a view.
+
+    ``/a.html`` and ``/a/`` both map to ``/a.md`` in the sibling layout; the error says
+    which pages collide and which layout separates them.
+    """
+    seen: dict[str, str] = {}
+    for page, view in views.items():
+        other = seen.setdefault(view, page)
+        if other != page:
+            raise InputError(
+                f"Two pages would share the agent view {view}: {other} and {page}. Set "
+                "view_layout to 'index-html' (views named after each page's file), or "
+                "rename one of the pages."
+            )

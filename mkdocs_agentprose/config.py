@@ -28,10 +28,14 @@ class AgentproseConfig(base.Config):
     """Write `agentprose.json` at the site root."""
     index_markdown = c.Type(bool, default=True)
     """Put each page's full Markdown into `agentprose.json`."""
+    index_max_bytes = c.Optional(c.Type(int))
+    """Largest `agentprose.json`; past it the bodies are left out."""
     llms_txt = c.Type(bool, default=True)
     """Write `llms.txt` at the site root."""
     llms_full_txt = c.Type(bool, default=True)
     """Write `llms-full.txt` at the site root."""
+    llms_full_max_bytes = c.Optional(c.Type(int))
+    """Largest `llms-full.txt`; the pages past it are left out."""
     discovery_links = c.Type(bool, default=True)
     """Add the `<link>` tags for the agent view and the index to every page's head."""
     json_ld = c.Type(bool, default=True)

@@ -119,10 +119,13 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             return
         self.last_changed = LastChanged(Path(config.docs_dir))
         lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
-        self.assembled = build_records(
-            self._reading_order(), base_url=self.base_url, settings=self.settings,
-            lang=lang, last_changed=self.last_changed,
-        )
+        try:
+            self.assembled = build_records(
+                self._reading_order(), base_url=self.base_url, settings=self.settings,
+                lang=lang, last_changed=self.last_changed,
+            )
+        except AgentproseError as error:
+            raise PluginError(f"agentprose: {error}") from error
         self.records = {record.url: record for record in self.assembled.records}
         self.site = SiteRecord(
             name=config.site_name, url=self.base_url,

@@ -24,6 +24,8 @@ _SPHINX_TYPES: dict[str, tuple[type, ...]] = {
     "content_selector": (str, type(None)),
     "site_description": (str, type(None)),
     "preprocess": (str, type(None)),
+    "index_max_bytes": (int, type(None)),
+    "llms_full_max_bytes": (int, type(None)),
 }
 
 

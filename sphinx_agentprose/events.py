@@ -32,7 +32,7 @@ from agentprose_core.publish import publish, write_view
 from agentprose_core.records import make_record, record_from_json, record_to_json
 from agentprose_core.settings import Settings
 from agentprose_core.sitepages import is_excluded
-from agentprose_core.urls import output_path, page_key, view_url
+from agentprose_core.urls import check_unique_views, output_path, page_key, view_url
 
 from .config import base_url, settings_of
 from .order import ReadingOrder, reading_order
@@ -112,6 +112,10 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             url = _page_url(app, plan, docname)
             plan.views[docname] = view_url(url, plan.base_url, plan.settings.view_layout)
             plan.site_map[page_key(url)] = plan.views[docname]
+    try:
+        check_unique_views({_page_url(app, plan, doc): view for doc, view in plan.views.items()})
+    except AgentproseError as error:
+        raise ExtensionError(f"agentprose: {error}") from error
     listed = [doc for doc in plan.order.docs if doc in plan.views and doc in plan.order.in_toctree]
     for number, docname in enumerate(listed):
         before = listed[number - 1] if number else None

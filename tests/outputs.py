@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -58,7 +59,9 @@ def _path_of(url: str, base: str) -> str:
     return unquote(url[len(base):])
 
 
-def check_site(site_dir: Path, base: str, *, expect_pages: int | None = None) -> SiteOutputs:
+def check_site(
+    site_dir: Path, base: str, *, expect_pages: int | None = None, full_complete: bool = True
+) -> SiteOutputs:
     index = json.loads((site_dir / "agentprose.json").read_text(encoding="utf-8"))
     Draft202012Validator(
         load_schema(), format_checker=Draft202012Validator.FORMAT_CHECKER
@@ -89,11 +92,25 @@ def check_site(site_dir: Path, base: str, *, expect_pages: int | None = None) ->
     for link in links:
         assert (site_dir / _path_of(link["url"], base)).is_file(), link["url"]
     full = (site_dir / "llms-full.txt").read_text(encoding="utf-8")
-    for post in posts:
+    for post in posts if full_complete else posts[:1]:
         assert f"Source: {post['url']}" in full
     _check_discovery(site_dir, base, posts)
+    _check_no_leaks(site_dir)
     return SiteOutputs(index=index, llms={"title": parsed.title, "summary": parsed.summary,
                                           "sections": parsed.sections}, views=views)
+
+
+def _check_no_leaks(site_dir: Path) -> None:
+    """No output holds a path of the build machine or the value of an environment variable."""
+    forbidden = {str(site_dir.resolve().parent), str(Path.cwd()), str(Path.home())}
+    forbidden |= {value for key, value in os.environ.items()
+                  if len(value) >= 12 and key not in ("PATH", "LANG", "SHELL", "TERM")
+                  and not value.startswith(("http://", "https://"))}
+    for path in site_dir.rglob("*"):
+        if path.suffix in (".md", ".json", ".txt") and path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for value in forbidden:
+                assert value not in text, f"{path.name} holds {value!r}"
 
 
 def _html_file(site_dir: Path, url: str, base: str) -> Path:

@@ -172,3 +172,18 @@ def test_dates_from_the_sources_git_history(tmp_path: Path) -> None:
     outputs = check_site(site, "https://s.example/")
     assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
     assert outputs.views["page.md"][0]["modified"] == "2025-03-04T05:06:07Z"
+
+
+def test_caps_on_index_and_llms_full(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from agentprose_core.settings import Settings
+    from agentprose_core.staticsite import build_site
+
+    result = build_site(site, base_url=BASE, settings=Settings(index_max_bytes=2000,
+                                                               llms_full_max_bytes=900))
+    codes = {d.code for d in result.diagnostics}
+    assert {"index-cut", "llms-full-cut"} <= codes
+    outputs = check_site(site, BASE, expect_pages=5, full_complete=False)
+    assert all("markdown" not in post for post in outputs.index["posts"])
+    full = (site / "llms-full.txt").read_text(encoding="utf-8")
+    assert len(full.encode()) <= 900 + 200
+    assert full.rstrip().endswith("llms.txt and agentprose.json list them all.")

@@ -34,6 +34,7 @@ PAGES = {
     "docs/secret.md": "---\nagentprose: false\n---\n\n# Secret\n\nNot for agents.\n",
     "docs/drafts/idea.md": "# Idea\n\nExcluded by glob.\n",
     "docs/extra.md": "# Extra\n\nNot in the nav.\n",
+    "docs/draft.md": "---\ndraft: true\n---\n\n# Draft\n\nNot published to agents.\n",
 }
 NAV = [
     {"Home": "index.md"},
@@ -99,6 +100,10 @@ def test_build_in_git_repo_strict(git_site: Path) -> None:
     assert "```python\nprint('tide')\n```" in body
     assert "> **Note: Keep the lid on**" in body
     assert not (site / "secret.md").exists() and not (site / "drafts/idea.md").exists()
+    assert not (site / "draft.md").exists()
+    for output in ("agentprose.json", "llms.txt", "llms-full.txt"):
+        text = (site / output).read_text(encoding="utf-8")
+        assert "Not for agents" not in text and "Not published to agents" not in text
     assert b"text/markdown" not in (site / "secret/index.html").read_bytes()
     posts = outputs.index["posts"]
     assert [p["title"] for p in posts] == ["Coast guide", "Tide pools", "Rock pools", "Extra"]
@@ -340,3 +345,12 @@ def test_properdocs_and_mkdocs_give_the_same_outputs(git_site: Path, tmp_path: P
     index = with_properdocs.pop("agentprose.json").replace(b"(properdocs)", b"(mkdocs)")
     assert index == with_mkdocs.pop("agentprose.json")
     assert with_properdocs == with_mkdocs
+
+
+def test_two_pages_sharing_a_view_is_a_clear_error(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", use_directory_urls=False)
+    write_tree(root, {"docs/guide.md": "# Guide page\n", "docs/guide/index.md": "# Guide\n"})
+    done = mkdocs_build(root, quiet=False)
+    assert done.returncode != 0
+    assert "Two pages would share the agent view https://coast.example/docs/guide.md" in done.stderr
+    assert "view_layout" in done.stderr and "Traceback" not in done.stderr
