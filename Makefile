@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit golden bench-convert fidelity clean
+.PHONY: demo test lint typecheck unit golden bench-convert fidelity fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	$(BIN)/pytest
+
+# The property suites (converter, front matter, index, llms.txt) with 5,000 examples each.
+fuzz: $(STAMP)
+	AGENTPROSE_HYPOTHESIS=fuzz $(BIN)/pytest tests/test_convert_properties.py \
+		tests/test_frontmatter.py tests/test_index.py tests/test_llmstxt.py tests/test_hostile.py
 
 golden: $(STAMP)
 	$(BIN)/pytest tests/test_golden.py --regen-golden

@@ -64,7 +64,7 @@ def _convert(document: str, engine: str) -> Conversion:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=documents)
 def test_layout_rules_hold(engine: str, document: str) -> None:
     first = _convert(document, engine)
@@ -78,7 +78,7 @@ def test_layout_rules_hold(engine: str, document: str) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(language=st.sampled_from(["python", "bash", "text"]), code=code_text)
 def test_code_survives_byte_for_byte(engine: str, language: str, code: str) -> None:
     document = (f'<ul><li><p>Step</p><pre><code class="language-{language}">{escape(code)}'
@@ -98,7 +98,7 @@ def test_code_survives_byte_for_byte(engine: str, language: str, code: str) -> N
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@settings(max_examples=100, deadline=None)
+@settings(deadline=None)
 @given(words=st.lists(st.from_regex(r"[A-Za-z]{3,10}", fullmatch=True), min_size=1, max_size=20))
 def test_every_word_is_kept(engine: str, words: list[str]) -> None:
     document = "<p>" + " <em>".join(words) + "</em>" * (len(words) - 1) + "</p>"

@@ -88,7 +88,7 @@ def test_hostile_values_round_trip_in_yaml_11_and_12() -> None:
         assert _load_12(doc)["v"] == value, value  # type: ignore[index]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(
     title=st.text(min_size=1),
     authors=st.lists(st.text(), min_size=0, max_size=3),

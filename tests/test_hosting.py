@@ -193,7 +193,7 @@ TypesConfig /etc/mime.types
     AllowOverride None
     Require all denied
 </Directory>
-Include {work}/agentprose.conf
+{document_root}Include {work}/agentprose.conf
 """
 
 
@@ -201,6 +201,15 @@ def _apache_modules() -> str:
     folder = Path("/usr/lib/apache2/modules")
     return "\n".join(f"LoadModule {name}_module {folder}/mod_{name}.so"
                      for name in APACHE_MODULES)
+
+
+def _apache_empty_root(work: Path, base: str) -> str:
+    """Under a sub-path, the rest of the server: an empty document root."""
+    if base == "/":
+        return ""
+    (work / "htdocs").mkdir()
+    return (f"DocumentRoot {work}/htdocs\n"
+            f"<Directory {work}/htdocs>\n    Require all granted\n</Directory>\n")
 
 
 @contextmanager
@@ -215,7 +224,9 @@ def _apache(site: Path, base: str) -> Iterator[str]:
         user = "User nobody\nGroup nogroup\n" if os.geteuid() == 0 else ""
         main = work / "httpd.conf"
         main.write_text(APACHE_WRAPPER.format(work=work, port=port, user=user,
-                                              modules=_apache_modules()), encoding="utf-8")
+                                              modules=_apache_modules(),
+                                              document_root=_apache_empty_root(work, base)),
+                        encoding="utf-8")
         args = [binary, "-d", str(work), "-f", str(main), "-DFOREGROUND"]
         with _running(args, port, work, env={"PATH": os.environ.get("PATH", ""),
                                              "LANG": "C"}):
@@ -232,7 +243,6 @@ CADDY_WRAPPER = """\
 {
 	admin off
 	auto_https off
-	persist_config off
 }
 """
 

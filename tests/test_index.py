@@ -317,7 +317,7 @@ def test_a_large_site_streams_one_post_per_chunk() -> None:
 _TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(
     title=_TEXT.filter(str.strip),
     summary=st.none() | _TEXT,

@@ -243,7 +243,7 @@ _TRICKY = st.sampled_from("[]()<>`\\*_:#>!- \n\t\u2028日é")
 _TEXT = st.text(_ANY | _TRICKY, max_size=30)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(name=_TEXT, description=_TEXT, title=_TEXT, summary=_TEXT)
 def test_any_site_and_page_text_parses_back(
     name: str, description: str, title: str, summary: str
@@ -263,7 +263,7 @@ def test_any_site_and_page_text_parses_back(
     assert parsed["sections"] == {"S": [{**expected_link, "desc": one_line(summary) or None}]}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(title=_TEXT, summary=_TEXT)
 def test_any_title_stays_one_commonmark_link(title: str, summary: str) -> None:
     """Whatever the title and summary, a CommonMark reader sees one link to the view."""
@@ -385,7 +385,7 @@ def test_summarize_needs_room_for_something() -> None:
         summarize("Text.", max_chars=0)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(markdown=st.text(_ANY | _TRICKY, max_size=200), max_chars=st.integers(1, 80))
 def test_summaries_are_one_short_line(markdown: str, max_chars: int) -> None:
     summary = summarize(markdown, max_chars)
