@@ -48,6 +48,11 @@ class Settings:
     exclude: tuple[str, ...] = _opt(
         (), "Glob patterns of pages to leave out of every output (source paths or page paths)."
     )
+    cache: bool = _opt(
+        True,
+        "Keep converted pages in a cache (MkDocs: `.cache/agentprose` beside `mkdocs.yml`; "
+        "Sphinx: the doctree folder) so unchanged pages are not converted again.",
+    )
     index: bool = _opt(True, "Write `agentprose.json` at the site root.")
     index_markdown: bool = _opt(
         True, "Put each page's full Markdown into `agentprose.json` (`markdown_url` stays)."
@@ -123,6 +128,7 @@ _KIND: dict[str, type | tuple[type, ...]] = {
     "view_layout": str,
     "content_selector": (str, type(None)),
     "exclude": (list, tuple),
+    "cache": bool,
     "index": bool,
     "index_markdown": bool,
     "index_max_bytes": (int, type(None)),

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .cache import ConversionCache, convert_cached, site_digest
 from .codeblocks import SourceFence
-from .convert import convert_fragment
 from .metadata import PageFacts, read_metadata
 from .records import make_record
 from .urls import check_unique_views, page_key, view_url
@@ -78,6 +78,7 @@ def build_records(
     settings: Settings,
     lang: str | None,
     last_changed: LastChanged,
+    cache: ConversionCache | None = None,
 ) -> Assembled:
     """Convert every page that gets a view and make its record, in reading order.
 
@@ -93,14 +94,15 @@ def build_records(
             kept.append((page, facts))
     views = {page_key(p.url): view_url(p.url, base_url, settings.view_layout) for p, _ in kept}
     check_unique_views(views)
+    digest = site_digest(views)
     in_nav = [p.url for p, _ in kept if p.in_nav]
     neighbours = {url: (in_nav[i - 1] if i else None, in_nav[i + 1] if i + 1 < len(in_nav)
                         else None) for i, url in enumerate(in_nav)}
     records = []
     for page, facts in kept:
-        conversion = convert_fragment(
+        conversion = convert_cached(
             page.content_html, page_url=page.url, site_map=views, settings=settings,
-            source_fences=page.source_fences,
+            source_fences=page.source_fences, cache=cache, site=digest,
         )
         notes.extend(conversion.diagnostics)
         prev, next_ = neighbours.get(page.url, (None, None))

@@ -24,6 +24,8 @@ class AgentproseConfig(base.Config):
     """CSS selector of the main content in a built page (for `agentprose build` only)."""
     exclude = c.ListOfItems(c.Type(str), default=[])
     """Glob patterns of source paths (`drafts/*`) to leave out of every output."""
+    cache = c.Type(bool, default=True)
+    """Keep converted pages in `.cache/agentprose` beside `mkdocs.yml`."""
     index = c.Type(bool, default=True)
     """Write `agentprose.json` at the site root."""
     index_markdown = c.Type(bool, default=True)

@@ -16,6 +16,7 @@ from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
 from agentprose_core import __version__
+from agentprose_core.cache import ConversionCache
 from agentprose_core.codeblocks import fences_of
 from agentprose_core.dates import LastChanged
 from agentprose_core.decorate import decorate_page
@@ -119,13 +120,16 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             return
         self.last_changed = LastChanged(Path(config.docs_dir))
         lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
+        cache = self._cache(config)
         try:
             self.assembled = build_records(
                 self._reading_order(), base_url=self.base_url, settings=self.settings,
-                lang=lang, last_changed=self.last_changed,
+                lang=lang, last_changed=self.last_changed, cache=cache,
             )
         except AgentproseError as error:
             raise PluginError(f"agentprose: {error}") from error
+        if cache is not None:
+            cache.prune()
         self.records = {record.url: record for record in self.assembled.records}
         self.site = SiteRecord(
             name=config.site_name, url=self.base_url,
@@ -156,6 +160,11 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         notes = self.assembled.diagnostics + published.diagnostics
         _log(notes + (self.last_changed.notes() if self.last_changed else []))
         log.info("%d agent views, %d files written", len(published.pages), len(published.files))
+
+    def _cache(self, config: MkDocsConfig) -> ConversionCache | None:
+        if not self.settings.cache:
+            return None
+        return ConversionCache(Path(config.config_file_path).parent / ".cache" / "agentprose")
 
     def _collect(self, page: Page, html: str) -> CollectedPage:
         ancestors = [section.title for section in reversed(list(page.ancestors))]

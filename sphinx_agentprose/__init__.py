@@ -3,6 +3,7 @@ and discovery links from the normal HTML build (html and dirhtml builders)."""
 
 from __future__ import annotations
 
+import mimetypes
 from typing import TYPE_CHECKING, Any
 
 from agentprose_core import __version__
@@ -23,6 +24,8 @@ def _check_config(app: Sphinx, config: Config) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the config values and the event handlers."""
+    # sphinx-autobuild serves files by their mimetypes guess: make .md text/markdown.
+    mimetypes.add_type("text/markdown", ".md")
     add_config_values(app)
     app.connect("config-inited", _check_config)
     app.connect("builder-inited", builder_inited)

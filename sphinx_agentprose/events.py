@@ -21,7 +21,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from agentprose_core import __version__
-from agentprose_core.convert import convert_fragment
+from agentprose_core.cache import ConversionCache, convert_cached, site_digest
 from agentprose_core.dates import LastChanged
 from agentprose_core.decorate import head_additions
 from agentprose_core.errors import AgentproseError
@@ -64,6 +64,8 @@ class Plan:
     site_map: dict[str, str] = field(default_factory=dict)  # page key -> view URL
     neighbours: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
     last_changed: LastChanged | None = None
+    cache: ConversionCache | None = None
+    site_digest: str = ""
 
 
 def _plan(app: Sphinx) -> Plan | None:
@@ -125,6 +127,9 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             _page_url(app, plan, after) if after else None,
         )
     plan.last_changed = LastChanged(Path(app.srcdir))
+    plan.site_digest = site_digest(plan.site_map)
+    if plan.settings.cache:
+        plan.cache = ConversionCache(Path(app.doctreedir) / "agentprose-cache")
     return []
 
 
@@ -139,8 +144,8 @@ def _modified(app: Sphinx, plan: Plan, docname: str) -> str:
 
 def _record(app: Sphinx, plan: Plan, docname: str, body: str) -> PageRecord:
     url = _page_url(app, plan, docname)
-    conversion = convert_fragment(body, page_url=url, site_map=plan.site_map,
-                                  settings=plan.settings)
+    conversion = convert_cached(body, page_url=url, site_map=plan.site_map,
+                                settings=plan.settings, cache=plan.cache, site=plan.site_digest)
     facts = read_metadata(app.env.metadata.get(docname, {}), location=docname)
     _log(conversion.diagnostics + facts.diagnostics, docname)
     title = app.env.titles.get(docname)
@@ -240,6 +245,8 @@ def build_finished(app: Sphinx, exception: BaseException | None) -> None:
         )
     except AgentproseError as error:
         raise ExtensionError(f"agentprose: {error}") from error
+    if plan.cache is not None:
+        plan.cache.prune()
     notes = list(published.diagnostics)
     if plan.last_changed is not None:
         notes += plan.last_changed.notes()
