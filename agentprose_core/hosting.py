@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import ConfigError, InputError
-from .hosting_accept import ACCEPT_RULES, pcre_patterns
+from .hosting_accept import ACCEPT_RULES, pcre_patterns, regex_escape
 from .hosting_edge import cloudflare_headers, netlify_headers
 from .serve import normalize_base_path
 from .settings import VIEW_LAYOUTS
@@ -42,7 +42,6 @@ HOSTS = ("netlify", "cloudflare", "apache", "none")
 
 _LINK = '<{url}>; rel="alternate"; type="text/markdown"'
 _UNSAFE = set('"$\\{};`') | {chr(c) for c in range(32)} | {"\x7f"}
-_REGEX_SPECIAL = set(".^$*+?()[]{}|\\")
 
 
 @dataclass(frozen=True)
@@ -92,11 +91,6 @@ def _root(site_root: str) -> str:
     return _checked(site_root, "site root").rstrip("/") + "/"
 
 
-def _regex_escape(text: str) -> str:
-    """Escape what PCRE and RE2 read as special; unlike :func:`re.escape`, nothing more."""
-    return "".join("\\" + c if c in _REGEX_SPECIAL else c for c in text)
-
-
 # --- nginx ------------------------------------------------------------------------------
 
 def _nginx_map() -> str:
@@ -124,7 +118,7 @@ def _nginx_page(regex: str, view: str, root: str, base: str) -> list[str]:
 
 
 def _nginx_locations(root: str, base: str, views: _Views) -> list[str]:
-    prefix = "^" + _regex_escape(base)
+    prefix = "^" + regex_escape(base)
     on_root, directory, file = views.render("${agentprose_page}", "${agentprose_ext}")
     return [
         *_nginx_page(prefix + r"(?:index\.html?)?$", on_root, root, base),
@@ -301,8 +295,10 @@ def caddy_config(site_root: str, *, base_path: str = "/", address: str = ":8080"
         "\trewrite * {agentprose_view}",
         "\tfile_server",
         "}",
+        "@agentprose_unsafe path_regexp [\\x00-\\x1f\\x7f]",
         "handle {",
         f'\theader @agentprose_view Link "{link}"',
+        "\terror @agentprose_unsafe 400",
         "\tfile_server",
         "}",
     ]
@@ -325,9 +321,11 @@ def _caddy_site(site: str, base: str, root: str, inner: list[str]) -> str:
     lines += [
         "\thandle_errors {",
         "\t\t@agentprose_404 expression {err.status_code} == 404",
-        f"\t\troot * {root[:-1]}",
-        "\t\trewrite @agentprose_404 /404.html",
-        "\t\tfile_server",
+        "\t\thandle @agentprose_404 {",
+        f"\t\t\troot * {root[:-1]}",
+        "\t\t\trewrite * /404.html",
+        "\t\t\tfile_server",
+        "\t\t}",
         "\t}",
         "}",
     ]

@@ -34,13 +34,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ACCEPT_RULES", "Rule", "markdown_by_rules", "pcre_patterns"]
+__all__ = ["ACCEPT_RULES", "Rule", "markdown_by_rules", "pcre_patterns", "regex_escape"]
 
 _MARKDOWN = r"text/markdown"
 _COMPETITOR = r"(?:text/html|text/\*|\*/\*)"
 _START = r"(?:^|,)\s*"
 _NO_Q_PARAMS = r"(?:;\s*(?:[^\sq;,][^;,]*|q[^=\s;,][^;,]*)?)*"
 _ONE = r"1(?:\.0?0?0?)?"
+_SPECIAL = frozenset(".^$*+?()[]{}|\\")
+
+
+def regex_escape(text: str) -> str:
+    """Escape what PCRE, RE2 and JavaScript read as special; unlike :func:`re.escape`,
+    nothing more (RE2 refuses an escaped space)."""
+    return "".join("\\" + c if c in _SPECIAL else c for c in text)
 
 
 def _unweighted(media: str) -> str:
