@@ -15,9 +15,15 @@ OUT = ROOT / "build" / "demo"
 PLAIN_SOURCE = ROOT / "examples" / "plain-site"
 
 
+PORT = os.environ.get("DEMO_PORT", "8000")
+SERVE = os.environ.get("DEMO_SERVE", "1") != "0"
+
+
 def run(*command: str) -> None:
     print("$", " ".join(command))
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    if SERVE:  # canonical URLs on the local server, so `agentprose check` can follow them
+        env["AGENTPROSE_SITE_URL"] = f"http://127.0.0.1:{PORT}/"
     subprocess.run([sys.executable, "-m", *command], cwd=ROOT, env=env, check=True)
 
 
@@ -52,6 +58,18 @@ def main() -> int:
     print("\n".join(view.read_text(encoding="utf-8").splitlines()[:16]))
     print(f"\n--- {(docs_site / 'llms.txt').relative_to(ROOT)} ---")
     print((docs_site / "llms.txt").read_text(encoding="utf-8"))
+    if not SERVE:
+        return 0
+    url = f"http://127.0.0.1:{PORT}"
+    print("Serving the docs site. In another terminal, try:\n")
+    print(f"  curl -H 'Accept: text/markdown' {url}/mkdocs/")
+    print(f"  curl -i {url}/mkdocs.md")
+    print(f"  .venv/bin/agentprose check {url}/\n")
+    print("Stop with Ctrl+C.")
+    try:
+        run("agentprose_core.cli", "serve", str(docs_site), "--port", PORT, "--quiet")
+    except KeyboardInterrupt:
+        pass
     return 0
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from agentprose_core.check import check_site_dir
 from agentprose_core.settings import options
 from mkdocs_agentprose.config import AgentproseConfig
 
@@ -306,6 +307,8 @@ def test_project_docs_build_with_the_plugin(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     outputs = check_site(tmp_path / "site", "https://agentprose.dev/")
+    report = check_site_dir(tmp_path / "site")
+    assert report.ok and not report.problems, report.to_text()
     table = outputs.views["configuration.md"][1]
     for option in options():
         assert re.search(rf"^\| `{option.name}` +\|", table, re.MULTILINE), option.name
