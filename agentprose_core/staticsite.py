@@ -22,6 +22,7 @@ from .errors import InputError
 from .extract import has_view, parse_page
 from .llmstxt import summarize
 from .model import PageRecord, SiteRecord
+from .navorder import NavEntry, rendered_nav
 from .output import write_atomic
 from .publish import publish
 from .tree import to_html
@@ -55,6 +56,7 @@ class _Found:
     url: str
     extracted: ExtractedPage
     content_html: str
+    nav: tuple[NavEntry, ...] = ()
 
 
 def find_pages(site_dir: Path, exclude: Sequence[str] = ()) -> list[str]:
@@ -100,7 +102,7 @@ def _check_inputs(site_dir: Path, base_url: str) -> str:
 
 def _read(site_dir: Path, relatives: Sequence[str], base: str, settings: Settings,
           progress: Callable[[int, int], None] | None) -> list[_Found]:
-    found = []
+    found: list[_Found] = []
     for number, relative in enumerate(relatives, 1):
         url = page_url_for(relative, base)
         extracted = parse_page(
@@ -108,7 +110,10 @@ def _read(site_dir: Path, relatives: Sequence[str], base: str, settings: Setting
             content_selector=settings.content_selector,
         )
         content = to_html(extracted.content) if extracted.content is not None else ""
-        found.append(_Found(relative, url, extracted, content))
+        nav: tuple[NavEntry, ...] = ()
+        if not found and extracted.content is not None:  # the first page shows the nav
+            nav = tuple(rendered_nav(extracted.content.getroottree().getroot(), url))
+        found.append(_Found(relative, url, extracted, content, nav))
         if progress:
             progress(number, len(relatives))
     return found
@@ -185,14 +190,14 @@ def build_site(
     result = BuildResult()
     read = _read(site_dir, relatives, base, settings, progress)
     paths = {f.url: f.relative for f in read}
-    found = [f for f in read if has_view(f.extracted)]
+    found, nav_sections = _in_nav_order([f for f in read if has_view(f.extracted)], read[0].nav)
     for page in found:
         result.diagnostics.extend(page.extracted.diagnostics)
     views = {page_key(f.url): view_url(f.url, base, settings.view_layout) for f in found}
     check_unique_views(views)
     site = _site_record(found, base, settings)
     records = _records(site_dir, found, base=base, views=views, settings=settings, site=site,
-                       result=result, source_dir=source_dir)
+                       result=result, source_dir=source_dir, nav_sections=nav_sections)
     published = publish(site_dir, site, records, settings=settings,
                         generator=f"agentprose {__version__} (cli)", dry_run=dry_run)
     result.diagnostics.extend(published.diagnostics)
@@ -219,6 +224,24 @@ def _summary(description: str | None, site: SiteRecord, markdown: str) -> str | 
     return summarize(markdown) or description
 
 
+def _in_nav_order(
+    found: list[_Found], nav: Sequence[NavEntry]
+) -> tuple[list[_Found], dict[str, tuple[str, ...]] | None]:
+    """Pages in the order of the site's rendered navigation, when it has one.
+
+    Returns the pages (those in the nav first) and each nav page's sections by page key,
+    or the pages as they were and None for sites whose navigation we cannot read.
+    """
+    if not nav:
+        return found, None
+    by_key = {page_key(f.url): f for f in found}
+    ordered = [by_key[key] for key, _ in nav if key in by_key]
+    listed = {id(f) for f in ordered}
+    rest = [f for f in found if id(f) not in listed]
+    sections = {key: section for key, section in nav if key in by_key}
+    return ordered + rest, sections
+
+
 def _records(
     site_dir: Path,
     found: Sequence[_Found],
@@ -229,11 +252,18 @@ def _records(
     site: SiteRecord,
     result: BuildResult,
     source_dir: Path | None,
+    nav_sections: dict[str, tuple[str, ...]] | None,
 ) -> list[PageRecord]:
     modified = LastChanged(source_dir or site_dir)
-    sections = _sections(found, base)
+    sections = nav_sections if nav_sections is not None else _sections(found, base)
+    listed = [f for f in found if nav_sections is None or page_key(f.url) in nav_sections]
+    neighbours = {
+        page.url: (listed[i - 1].url if i else None,
+                   listed[i + 1].url if i + 1 < len(listed) else None)
+        for i, page in enumerate(listed)
+    }
     records = []
-    for number, page in enumerate(found):
+    for page in found:
         conversion = convert_fragment(page.content_html, page_url=page.url, site_map=views,
                                       settings=settings)
         result.diagnostics.extend(conversion.diagnostics)
@@ -251,10 +281,11 @@ def _records(
             tags=meta.tags,
             image=meta.image,
             lang=meta.lang,
-            section=sections[page.url],
+            section=sections.get(page_key(page.url) if nav_sections else page.url, ()),
             headings=conversion.headings,
-            prev=found[number - 1].url if number > 0 else None,
-            next=found[number + 1].url if number + 1 < len(found) else None,
+            prev=neighbours.get(page.url, (None, None))[0],
+            next=neighbours.get(page.url, (None, None))[1],
+            in_nav=page.url in neighbours,
         ))
     result.diagnostics.extend(modified.notes())
     return records
