@@ -1,0 +1,89 @@
+"""Every setup snippet in docs/ runs: mkdocs.yml blocks build a site, conf.py blocks build
+a Sphinx project, `agentprose build` commands run, and each result passes the checks."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agentprose_core.cli import main
+
+from .outputs import check_site
+from .sites import write_tree
+
+DOCS = Path(__file__).parent.parent / "docs"
+FENCE = re.compile(r"^( *)```(yaml|python|sh)\n(.*?)^\1```", re.MULTILINE | re.DOTALL)
+PAGES = {"docs/index.md": "# Home\n\nHello.\n", "docs/guide.md": "# Guide\n\nSteps.\n",
+         "docs/drafts/wip.md": "# WIP\n\nNot yet.\n"}
+
+
+def _snippets(kind: str, needle: str) -> list[tuple[str, str]]:
+    found = []
+    for page in sorted(DOCS.glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for match in FENCE.finditer(text):
+            body = textwrap.dedent("\n".join(
+                line[len(match.group(1)):] for line in match.group(3).splitlines()))
+            if match.group(2) == kind and needle in body:
+                line = text[: match.start()].count("\n") + 1
+                found.append((f"{page.name}:{line}", body))
+    return found
+
+
+def _hook_source() -> str:
+    return next(body for _, body in _snippets("python", "def drop_banners"))
+
+
+YAML = _snippets("yaml", "plugins:")
+PYTHON = [s for s in _snippets("python", "") if "extensions" in s[1] or "agentprose_" in s[1]]
+SHELL = _snippets("sh", "agentprose build")
+
+
+@pytest.mark.parametrize("snippet", [b for _, b in YAML], ids=[i for i, _ in YAML])
+def test_mkdocs_snippet_builds(tmp_path: Path, snippet: str) -> None:
+    config = {"site_name": "Snippet", "site_url": "https://example.com/docs/"}
+    config.update(yaml.safe_load(snippet))
+    write_tree(tmp_path, {**PAGES, "mkdocs.yml": yaml.safe_dump(config),
+                          "agent_hooks.py": _hook_source()})
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    check_site(tmp_path / "site", str(config["site_url"]).rstrip("/") + "/")
+
+
+@pytest.mark.parametrize("snippet", [b for _, b in PYTHON], ids=[i for i, _ in PYTHON])
+def test_sphinx_snippet_builds(tmp_path: Path, snippet: str) -> None:
+    conf = "project = 'Snippet'\n" + snippet
+    if "extensions" not in snippet:
+        conf += "\nextensions = ['sphinx_agentprose']\n"
+    if "html_baseurl" not in snippet:
+        conf += "\nhtml_baseurl = 'https://example.com/docs/'\n"
+    write_tree(tmp_path, {"conf.py": conf, "index.rst": "Home\n====\n\n.. toctree::\n\n   guide\n",
+                          "guide.rst": "Guide\n=====\n\nSteps.\n"})
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", ".", "_build"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    check_site(tmp_path / "_build", "https://example.com/docs/")
+
+
+@pytest.mark.parametrize("snippet", [b for _, b in SHELL], ids=[i for i, _ in SHELL])
+def test_cli_snippet_runs(tmp_path: Path, snippet: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "plain-site", tmp_path / "site")
+    (tmp_path / "docs").mkdir()
+    monkeypatch.chdir(tmp_path)
+    for line in snippet.splitlines():
+        if line.startswith("agentprose build"):
+            assert main(shlex.split(line)[1:]) == 0
+    check_site(tmp_path / "site", "https://example.com/docs/")
+
+
+def test_every_setup_page_has_snippets() -> None:
+    assert len(YAML) >= 4 and len(PYTHON) >= 2 and len(SHELL) >= 2
