@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .check import check_target
 from .errors import AgentproseError
+from .hosting import caddy_config, nginx_config
 from .serve import run_server
 from .settings import ENGINES, VIEW_LAYOUTS, settings_from_mapping
 from .staticsite import build_site
@@ -74,6 +75,16 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("--max-pages", type=int, default=50, help="pages to fetch over HTTP")
     check.add_argument("--base-url", help="the site URL a folder is published at")
+    config = commands.add_parser(
+        "config",
+        help="print a ready server configuration (nginx, caddy) for a built site",
+        description="Print the server configuration that serves a built site the way "
+        "agents should get it: .md as text/markdown, Accept negotiation, Vary.",
+    )
+    config.add_argument("server", choices=("nginx", "caddy"))
+    config.add_argument("--root", required=True, help="the folder of the built site")
+    config.add_argument("--base-path", default="/", help="the site's path, e.g. /docs/")
+    config.add_argument("--view-layout", choices=VIEW_LAYOUTS, default=VIEW_LAYOUTS[0])
     return parser
 
 
@@ -124,7 +135,13 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-_COMMANDS = {"build": _build, "serve": _serve, "check": _check}
+def _config(args: argparse.Namespace) -> int:
+    render = nginx_config if args.server == "nginx" else caddy_config
+    print(render(args.root, base_path=args.base_path, view_layout=args.view_layout), end="")
+    return 0
+
+
+_COMMANDS = {"build": _build, "serve": _serve, "check": _check, "config": _config}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

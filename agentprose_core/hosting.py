@@ -19,13 +19,14 @@ The view of a page follows the ``view_layout`` setting (``sibling``: ``/a/`` ->
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import ConfigError, InputError
 from .hosting_accept import ACCEPT_RULES, pcre_patterns, regex_escape
 from .hosting_edge import cloudflare_headers, netlify_headers
 from .serve import normalize_base_path
+from .settings import HOSTS as SETTINGS_HOSTS
 from .settings import VIEW_LAYOUTS
 
 __all__ = [
@@ -37,10 +38,13 @@ __all__ = [
     "nginx_config",
 ]
 
-HOSTS = ("netlify", "cloudflare", "apache", "none")
+HOSTS = SETTINGS_HOSTS  # declared with the settings; repeated here for readers
 """Values of the ``host`` setting: whose configuration file the build writes."""
 
 _LINK = '<{url}>; rel="alternate"; type="text/markdown"'
+_REDIRECTED = "REDIRECT_AGENTPROSE_VIEW"  # Apache renames it across the internal redirect
+_NGINX_CHARSET_TYPES = ("    charset_types text/markdown text/plain text/css text/xml "
+                        "application/json application/javascript;")
 _UNSAFE = set('"$\\{};`') | {chr(c) for c in range(32)} | {"\x7f"}
 
 
@@ -57,8 +61,9 @@ class _Views:
     file: str
 
     def render(self, page: str, ext: str) -> tuple[str, str, str]:
-        fill: Callable[[str], str] = lambda t: t.format(page=page, ext=ext)  # noqa: E731
-        return self.root, fill(self.directory), fill(self.file)
+        """The three templates with ``page`` and ``ext`` filled in (server syntax)."""
+        return (self.root, self.directory.format(page=page, ext=ext),
+                self.file.format(page=page, ext=ext))
 
 
 _LAYOUTS = {
@@ -82,13 +87,22 @@ def _checked(text: str, what: str) -> str:
     return text
 
 
-def _base(base_path: str) -> str:
-    return _checked(normalize_base_path(base_path), "base path")
+def _base(base_path: str, *, spaces: bool = True) -> str:
+    base = _checked(normalize_base_path(base_path), "base path")
+    if not spaces and any(c.isspace() for c in base):
+        raise InputError(f"The base path {base!r} holds a space, which this server's "
+                         "configuration cannot take: publish the site under a path without one.")
+    return base
 
 
 def _root(site_root: str) -> str:
     """The site directory with one trailing slash."""
     return _checked(site_root, "site root").rstrip("/") + "/"
+
+
+def _folder(root: str) -> str:
+    """The site directory without its trailing slash (``/`` stays ``/``)."""
+    return root[:-1] or "/"
 
 
 # --- nginx ------------------------------------------------------------------------------
@@ -153,8 +167,7 @@ def nginx_config(site_root: str, *, base_path: str = "/", server_name: str = "_"
         f"    listen {port};",
         f"    server_name {name};",
         "    charset utf-8;",
-        "    charset_types text/markdown text/plain text/css text/xml application/json"
-        " application/javascript;",
+        _NGINX_CHARSET_TYPES,
         "    if_modified_since before;",
         "    absolute_redirect off;",
         '    set $agentprose_vary "";',
@@ -180,14 +193,18 @@ def nginx_config(site_root: str, *, base_path: str = "/", server_name: str = "_"
 
 # --- Apache -----------------------------------------------------------------------------
 
-def _apache_page(rule: str, filename: str, view: str, *, first: bool) -> list[str]:
-    """Remember the view of one kind of page URL when it exists (``AGENTPROSE_VIEW``)."""
+def _apache_page(rule: str, filename: str, test: str, view: str, *, first: bool) -> list[str]:
+    """Remember the view of one kind of page URL when it exists (``AGENTPROSE_VIEW``).
+
+    ``filename`` captures the page's file path for ``test``, the view's file path;
+    ``view`` is its URL path below the base, from ``rule``'s captures.
+    """
     unset = [] if first else ["RewriteCond %{ENV:AGENTPROSE_VIEW} ^$"]
     return [
         *unset,
         f"RewriteCond %{{REQUEST_FILENAME}} {filename}",
-        f"RewriteCond {view[0]} -f",
-        f"RewriteRule {rule} - [E=AGENTPROSE_VIEW:{view[1]}]",
+        f"RewriteCond {test} -f",
+        f"RewriteRule {rule} - [E=AGENTPROSE_VIEW:{view}]",
     ]
 
 
@@ -198,7 +215,7 @@ def apache_htaccess(*, base_path: str = "/", view_layout: str = "sibling") -> st
     server configuration (:func:`apache_config`) ``AllowOverride FileInfo Indexes`` and
     ``Options SymLinksIfOwnerMatch``, which ``mod_rewrite`` requires.
     """
-    base, views = _base(base_path), _views(view_layout)
+    base, views = _base(base_path, spaces=False), _views(view_layout)
     on_root, directory, file = views.render("%1", "%2")
     _, directory_url, file_url = views.render("$1", "$2")
     link = _LINK.format(url=base + "%{AGENTPROSE_VIEW}e").replace('"', '\\"')
@@ -218,11 +235,11 @@ def apache_htaccess(*, base_path: str = "/", view_layout: str = "sibling") -> st
         "RewriteCond %{REQUEST_FILENAME} -l",
         "RewriteRule ^ - [R=404,L]",
         "# A page URL whose view exists: remember the view.",
-        *_apache_page(r"^(?:index\.html?)?$", r"^(.*/)(?:index\.html?)?$",
-                      ("%1" + on_root, on_root), first=True),
-        *_apache_page(r"^(.+)/(?:index\.html?)?$", r"^(.+?)/(?:index\.html?)?$",
-                      (directory, directory_url), first=False),
-        *_apache_page(r"^(.+)(\.html?)$", r"^(.+)(\.html?)$", (file, file_url), first=False),
+        *_apache_page(r"^(?:index\.html?)?$", r"^(.*/)(?:index\.html?)?$", "%1" + on_root,
+                      on_root, first=True),
+        *_apache_page(r"^(.+)/(?:index\.html?)?$", r"^(.+?)/(?:index\.html?)?$", directory,
+                      directory_url, first=False),
+        *_apache_page(r"^(.+)(\.html?)$", r"^(.+)(\.html?)$", file, file_url, first=False),
         "# Send the view instead when the client prefers Markdown.",
         "RewriteCond %{ENV:AGENTPROSE_VIEW} .",
         *accept,
@@ -230,21 +247,20 @@ def apache_htaccess(*, base_path: str = "/", view_layout: str = "sibling") -> st
         "",
         'Header always merge Vary Accept "env=AGENTPROSE_VIEW"',
         f'Header set Link "{link}" "env=AGENTPROSE_VIEW"',
-        'Header always merge Vary Accept "env=REDIRECT_AGENTPROSE_VIEW"',
-        f'Header always set Content-Location "{base}%{{REDIRECT_AGENTPROSE_VIEW}}e"'
-        ' "env=REDIRECT_AGENTPROSE_VIEW"',
+        f'Header always merge Vary Accept "env={_REDIRECTED}"',
+        f'Header always set Content-Location "{base}%{{{_REDIRECTED}}}e" "env={_REDIRECTED}"',
     ]
     return "\n".join(lines) + "\n"
 
 
 def apache_config(site_root: str, *, base_path: str = "/") -> str:
     """The lines of the server (or virtual host) configuration that the ``.htaccess`` needs."""
-    root, base = _root(site_root), _base(base_path)
-    mapping = f'DocumentRoot "{root[:-1]}"' if base == "/" else f'Alias "{base}" "{root}"'
+    root, base = _root(site_root), _base(base_path, spaces=False)
+    mapping = f'DocumentRoot "{_folder(root)}"' if base == "/" else f'Alias "{base}" "{root}"'
     return "\n".join([
         "# agentprose: let the site's .htaccess negotiate (mod_rewrite, mod_headers, mod_mime).",
         mapping,
-        f'<Directory "{root[:-1]}">',
+        f'<Directory "{_folder(root)}">',
         "    Options SymLinksIfOwnerMatch",
         "    AllowOverride FileInfo Indexes",
         "    Require all granted",
@@ -256,14 +272,13 @@ def apache_config(site_root: str, *, base_path: str = "/") -> str:
 
 def _cel_accept() -> str:
     """The Accept rules as one CEL expression for Caddy's ``expression`` matcher."""
-    header = "{header.Accept}"
-    terms = []
-    for rule in ACCEPT_RULES:
-        term = f"{header}.matches(r'(?i){rule.present}')"
-        if rule.absent is not None:
-            term += f" && !{header}.matches(r'(?i){rule.absent}')"
-        terms.append(f"({term})")
-    return " ||\n\t\t\t".join(terms)
+    def term(pattern: str) -> str:
+        return f"{{header.Accept}}.matches(r'(?i){pattern}')"
+
+    terms = [" && ".join([*(term(p) for p in rule.present),
+                          *("!" + term(p) for p in rule.absent)])
+             for rule in ACCEPT_RULES]
+    return " ||\n\t\t".join(f"({t})" for t in terms)
 
 
 def caddy_config(site_root: str, *, base_path: str = "/", address: str = ":8080",
@@ -275,7 +290,7 @@ def caddy_config(site_root: str, *, base_path: str = "/", address: str = ":8080"
     on_root, directory, file = (f"/{v}" for v in views.render("${1}", "${2}"))
     link = _LINK.format(url=base[:-1] + "{agentprose_view}").replace('"', '\\"')
     inner = [
-        f"root * {root[:-1]}",
+        f'root * "{_folder(root)}"',
         "map {path} {agentprose_view} {",
         f"\t~^/(?:index\\.html?)?$ {on_root}",
         f"\t~^/(.+)/(?:index\\.html?)?$ {directory}",
@@ -307,7 +322,7 @@ def caddy_config(site_root: str, *, base_path: str = "/", address: str = ":8080"
 
 def _caddy_site(site: str, base: str, root: str, inner: list[str]) -> str:
     indent = "\t\t" if base != "/" else "\t"
-    body = [indent + line for line in inner]
+    body = [indent + line for text in inner for line in text.split("\n")]
     lines = [
         "# agentprose: serve each page's agent view to clients that ask for Markdown.",
         "# Generated by agentprose.",
@@ -316,13 +331,13 @@ def _caddy_site(site: str, base: str, root: str, inner: list[str]) -> str:
     if base == "/":
         lines += body
     else:
-        lines += [f"\tredir {base[:-1]} {base} 301", f"\thandle_path {base}* {{", *body,
+        lines += [f'\tredir "{base[:-1]}" "{base}" 301', f'\thandle_path "{base}*" {{', *body,
                   "\t}", "\thandle {", "\t\trespond 404", "\t}"]
     lines += [
         "\thandle_errors {",
         "\t\t@agentprose_404 expression {err.status_code} == 404",
         "\t\thandle @agentprose_404 {",
-        f"\t\t\troot * {root[:-1]}",
+        f'\t\t\troot * "{_folder(root)}"',
         "\t\t\trewrite * /404.html",
         "\t\t\tfile_server",
         "\t\t}",
@@ -335,7 +350,7 @@ def _caddy_site(site: str, base: str, root: str, inner: list[str]) -> str:
 # --- the host setting ---------------------------------------------------------------------
 
 def host_files(host: str, *, base_path: str = "/", view_layout: str = "sibling",
-               views: tuple[str, ...] = ()) -> dict[str, str]:
+               views: Iterable[str] = ()) -> dict[str, str]:
     """The files the ``host`` setting writes into the built site: path -> content.
 
     ``views`` are the site-relative paths of the agent views the build wrote

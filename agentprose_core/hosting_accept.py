@@ -1,32 +1,32 @@
 """``Accept`` as regular expressions, for servers that cannot run :func:`~.negotiate.choose`.
 
-nginx's ``map``, Apache's ``RewriteCond`` and Caddy's ``expression`` only match patterns, so
-the choice is written as a few rules; Markdown is sent when any rule matches.
+nginx's ``map``, Apache's ``RewriteCond``, Caddy's ``expression`` and Vercel's ``routes``
+only match patterns, so the choice is written as rules; Markdown is sent when any matches.
 
 1. ``text/markdown`` is listed without a ``q`` or with ``q=1``: nothing can outweigh it, and
    a tie goes to Markdown (``text/html, text/markdown``).
-2. ``text/markdown;q=0.D…`` (``D`` from 1 to 9) and no ``text/html``, ``text/*`` or ``*/*``
-   with a higher weight. Weights are compared digit by digit on the first decimal and
-   the rest of the competitor's weight: ``text/html;q=0.5, text/markdown;q=0.500`` and
+2. ``text/markdown;q=0.D…`` (``D`` from 1 to 9) and the range that would weigh HTML, the
+   most specific one listed (``text/html``, else ``text/*``, else ``*/*``), is not above
+   it. Weights are compared on the first decimal, the competitor's further digits
+   counting: ``text/html;q=0.5, text/markdown;q=0.500`` and
    ``text/markdown;q=0.55, text/html;q=0.5`` both give Markdown.
 
-What the rules cannot see, where they answer HTML although :func:`~.negotiate.choose`
-answers Markdown (never the other way round, except the wildcard case below):
+Where the rules answer HTML although :func:`~.negotiate.choose` answers Markdown:
 
-- Markdown reached only through a wildcard (``text/html;q=0, */*``, ``text/*;q=0.9,
-  text/html;q=0.5``): the rules look for ``text/markdown`` by name.
+- Markdown reached only through a wildcard (``text/html;q=0, */*``): the rules look for
+  ``text/markdown`` by name.
 - Markdown weighted below 0.1 (``text/markdown;q=0.05``).
-- Two weights that share the first decimal where Markdown's has more digits than the
-  competitor's and still wins or ties (``text/markdown;q=0.55, text/html;q=0.52``).
-- A wildcard listed above Markdown while ``text/html`` is listed below it
-  (``text/markdown;q=0.5, text/*;q=0.9, text/html;q=0.1``): ``choose`` takes the most
-  specific range, the rules any competitor.
-- Parameters are not read: ``text/markdown;charset=latin-1`` counts as Markdown, and a
-  quoted parameter value holding a comma can split a member.
+- Weights sharing the first decimal where the competitor has further digits
+  (``text/markdown;q=0.55, text/html;q=0.52`` or ``…0.55`` both).
 
-The patterns use only what PCRE (nginx, Apache) and RE2 (Caddy, Go) share, and no
-``{n,m}`` counts (Caddy would read the braces as placeholders); they are meant to be
-matched case-insensitively.
+Where they can answer Markdown to a client that prefers HTML, because parameters are not
+read: ``text/markdown`` listed twice (``text/markdown;q=0, text/markdown``), a ``charset``
+other than UTF-8, a quoted parameter value holding a comma.
+
+The patterns use only what PCRE (nginx, Apache), RE2 (Caddy) and JavaScript (Vercel)
+share, without lookarounds (a rule's patterns are combined with lookaheads for PCRE and
+JavaScript, with ``&&`` for Caddy's CEL) and without ``{n,m}`` counts (Caddy would read
+the braces as placeholders). They are meant to be matched case-insensitively.
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ from dataclasses import dataclass
 __all__ = ["ACCEPT_RULES", "Rule", "markdown_by_rules", "pcre_patterns", "regex_escape"]
 
 _MARKDOWN = r"text/markdown"
-_COMPETITOR = r"(?:text/html|text/\*|\*/\*)"
+_HTML = r"text/html"
+_TEXT_ANY = r"text/\*"
+_ANY = r"\*/\*"
 _START = r"(?:^|,)\s*"
 _NO_Q_PARAMS = r"(?:;\s*(?:[^\sq;,][^;,]*|q[^=\s;,][^;,]*)?)*"
 _ONE = r"1(?:\.0?0?0?)?"
@@ -50,6 +52,11 @@ def regex_escape(text: str) -> str:
     return "".join("\\" + c if c in _SPECIAL else c for c in text)
 
 
+def _listed(media: str) -> str:
+    """A member for ``media``, whatever its parameters."""
+    return _START + media + r"\s*(?:;[^,]*)?(?:,|$)"
+
+
 def _unweighted(media: str) -> str:
     """A member for ``media`` with no ``q`` parameter (weight 1)."""
     return _START + media + r"\s*" + _NO_Q_PARAMS + r"\s*(?:,|$)"
@@ -60,39 +67,43 @@ def _weighted(media: str, qvalue: str) -> str:
     return _START + media + r"\s*(?:;[^;,]*)*;\s*q\s*=\s*" + qvalue + r"\s*(?:[;,]|$)"
 
 
-def _above(digit: int) -> str:
-    """A qvalue greater than ``0.D`` (``D`` = ``digit``): ``0.D1``…, ``0.E``… or 1."""
+def _above(media: str, digit: int) -> str:
+    """A member for ``media`` weighted above ``0.D`` (``D`` = ``digit``)."""
     higher = f"|0\\.[{digit + 1}-9]\\d?\\d?" if digit < 9 else ""
-    return f"(?:{_ONE}{higher}|0\\.{digit}(?:[1-9]\\d?|0[1-9]))"
+    qvalue = f"(?:{_ONE}{higher}|0\\.{digit}(?:[1-9]\\d?|0[1-9]))"
+    return f"(?:{_unweighted(media)}|{_weighted(media, qvalue)})"
 
 
 @dataclass(frozen=True)
 class Rule:
-    """Markdown when ``present`` matches and ``absent`` (if any) does not."""
+    """Markdown when every ``present`` pattern matches and no ``absent`` one does."""
 
-    present: str
-    absent: str | None = None
+    present: tuple[str, ...]
+    absent: tuple[str, ...] = ()
 
     def matches(self, accept: str) -> bool:
-        if not re.search(self.present, accept, re.IGNORECASE):
-            return False
-        return self.absent is None or not re.search(self.absent, accept, re.IGNORECASE)
+        found = (re.search(p, accept, re.IGNORECASE) for p in self.present)
+        missing = (re.search(p, accept, re.IGNORECASE) for p in self.absent)
+        return all(found) and not any(missing)
 
     def pcre(self) -> str:
-        """One PCRE pattern for the rule (with a negative lookahead for ``absent``)."""
-        if self.absent is None:
-            return self.present
-        return f"^(?=.*?{self.present})(?!.*?{self.absent})"
+        """One PCRE (or JavaScript) pattern: lookaheads, or the pattern itself alone."""
+        if len(self.present) == 1 and not self.absent:
+            return self.present[0]
+        return ("^" + "".join(f"(?=.*?{p})" for p in self.present)
+                + "".join(f"(?!.*?{p})" for p in self.absent))
 
 
 def _rules() -> tuple[Rule, ...]:
-    full = Rule(f"(?:{_unweighted(_MARKDOWN)}|{_weighted(_MARKDOWN, _ONE)})")
-    weighted = tuple(
-        Rule(_weighted(_MARKDOWN, f"0\\.{d}\\d?\\d?"),
-             f"(?:{_unweighted(_COMPETITOR)}|{_weighted(_COMPETITOR, _above(d))})")
-        for d in range(9, 0, -1)
-    )
-    return (full, *weighted)
+    rules = [Rule((f"(?:{_unweighted(_MARKDOWN)}|{_weighted(_MARKDOWN, _ONE)})",))]
+    for d in range(9, 0, -1):
+        markdown = _weighted(_MARKDOWN, f"0\\.{d}\\d?\\d?")
+        rules += [
+            Rule((markdown, _listed(_HTML)), (_above(_HTML, d),)),
+            Rule((markdown, _listed(_TEXT_ANY)), (_listed(_HTML), _above(_TEXT_ANY, d))),
+            Rule((markdown,), (_listed(_HTML), _listed(_TEXT_ANY), _above(_ANY, d))),
+        ]
+    return tuple(rules)
 
 
 ACCEPT_RULES: tuple[Rule, ...] = _rules()

@@ -14,6 +14,8 @@ from typing import Any, Literal, get_args
 from .errors import ConfigError
 from .jsonld import ARTICLE_TYPES
 
+HOSTS = ("netlify", "cloudflare", "apache", "none")
+
 __all__ = ["ENGINES", "VIEW_LAYOUTS", "Option", "Settings", "options", "settings_from_mapping"]
 
 Engine = Literal["html-to-markdown", "markdownify"]
@@ -81,6 +83,12 @@ class Settings:
         "TechArticle", "The schema.org type of the JSON-LD block.",
         choices=ARTICLE_TYPES,
     )
+    host: str = _opt(
+        "none",
+        "Write the host's configuration file into the built site: `netlify` or `cloudflare` "
+        "(`_headers`), `apache` (`.htaccess`), or `none`.",
+        choices=HOSTS,
+    )
     site_description: str | None = _opt(
         None, "Site description for `llms.txt` and the index, when the build tool has none."
     )
@@ -138,6 +146,7 @@ _KIND: dict[str, type | tuple[type, ...]] = {
     "discovery_links": bool,
     "json_ld": bool,
     "article_type": str,
+    "host": str,
     "site_description": (str, type(None)),
     "preprocess": (str, type(None)),
     "sections": (dict, tuple),

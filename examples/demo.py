@@ -4,6 +4,7 @@ show what agents get."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -66,10 +67,8 @@ def main() -> int:
     print(f"  curl -i {url}/mkdocs.md")
     print(f"  .venv/bin/agentprose check {url}/\n")
     print("Stop with Ctrl+C.")
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         run("agentprose_core.cli", "serve", str(docs_site), "--port", PORT, "--quiet")
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

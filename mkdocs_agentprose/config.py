@@ -6,7 +6,7 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 
 from agentprose_core.jsonld import ARTICLE_TYPES
-from agentprose_core.settings import ENGINES, VIEW_LAYOUTS
+from agentprose_core.settings import ENGINES, HOSTS, VIEW_LAYOUTS
 
 __all__ = ["AgentproseConfig"]
 
@@ -44,6 +44,8 @@ class AgentproseConfig(base.Config):
     """Add JSON-LD and OpenGraph article tags to each page's head, unless it has them."""
     article_type = c.Choice(ARTICLE_TYPES, default="TechArticle")
     """The schema.org type of the JSON-LD block (Material blog posts get `BlogPosting`)."""
+    host = c.Choice(HOSTS, default="none")
+    """Write the host's file into the built site: `netlify`, `cloudflare`, `apache`."""
     site_description = c.Optional(c.Type(str))
     """Site description for `llms.txt` and the index, when `site_description` is unset."""
     preprocess = c.Optional(c.Type(str))

@@ -218,3 +218,25 @@ def test_zensical_site_nav_order_and_dates(tmp_path: Path) -> None:
     assert posts[3]["section"] == ["Reference"]
     assert posts[1]["prev"] == base and posts[1]["next"] == base + "admonitions/"
     assert all(p["modified"] == "2024-05-06T07:08:09Z" for p in posts)
+
+
+def test_config_command_prints_the_generated_block(capsys: pytest.CaptureFixture[str]) -> None:
+    from agentprose_core.hosting import caddy_config, nginx_config
+
+    assert main(["config", "nginx", "--root", "/srv/site", "--base-path", "/docs/"]) == 0
+    assert capsys.readouterr().out == nginx_config("/srv/site", base_path="/docs/")
+    assert main(["config", "caddy", "--root", "/srv/site"]) == 0
+    assert capsys.readouterr().out == caddy_config("/srv/site")
+
+
+@pytest.mark.parametrize(("host", "name"), [("netlify", "_headers"), ("cloudflare", "_headers"),
+                                            ("apache", ".htaccess")])
+def test_host_setting_writes_the_hosts_file(site: Path, host: str, name: str) -> None:
+    from agentprose_core.hosting import host_files
+    from agentprose_core.settings import Settings
+    from agentprose_core.staticsite import build_site
+
+    result = build_site(site, base_url=BASE, settings=Settings(host=host))
+    assert name in result.files
+    views = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.md"))
+    assert (site / name).read_text() == host_files(host, views=views)[name]

@@ -19,7 +19,6 @@ import tempfile
 import time
 import urllib.request
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,8 +26,7 @@ import pytest
 
 from agentprose_core import hosting, hosting_edge
 from agentprose_core.errors import ConfigError, InputError
-from agentprose_core.hosting_accept import ACCEPT_RULES, markdown_by_rules, pcre_patterns
-from agentprose_core.negotiate import choose
+from agentprose_core.hosting_accept import ACCEPT_RULES, markdown_by_rules
 
 from .http_cases import CASES, Case, build_fixture_site, cases_for, run_cases
 
@@ -122,7 +120,7 @@ def sites() -> Iterator[dict[str, Path]]:
     top = Path(tempfile.mkdtemp(prefix="agentprose-hosting-"))
     try:
         built = {base: build_fixture_site(top / name / "site", "https://coast.example" + base)
-                 for base, name in zip(BASES, ("root", "docs"))}
+                 for base, name in zip(BASES, ("root", "docs"), strict=True)}
         _readable(top)
         yield built
     finally:
@@ -133,14 +131,6 @@ def _workdir() -> Path:
     path = Path(tempfile.mkdtemp(prefix="agentprose-server-"))
     path.chmod(0o755)
     return path
-
-
-@dataclass(frozen=True)
-class Server:
-    """How to start one kind of server on a site: a function yielding its base URL."""
-
-    name: str
-    start: Callable[[Path, str], contextmanager[str]]  # type: ignore[valid-type]
 
 
 # --- nginx ------------------------------------------------------------------------------
@@ -159,11 +149,12 @@ http {{
 
 
 @contextmanager
-def _nginx(site: Path, base: str) -> Iterator[str]:
+def _nginx(site: Path, base: str, layout: str = "sibling") -> Iterator[str]:
     binary = _binary("nginx")
     work, port = _workdir(), _free_port()
     try:
-        conf = hosting.nginx_config(str(site), base_path=base, listen=f"127.0.0.1:{port}")
+        conf = hosting.nginx_config(str(site), base_path=base, listen=f"127.0.0.1:{port}",
+                                    view_layout=layout)
         (work / "agentprose.conf").write_text(conf, encoding="utf-8")
         user = "user root;\n" if os.geteuid() == 0 else ""
         main = work / "nginx.conf"
@@ -213,14 +204,14 @@ def _apache_empty_root(work: Path, base: str) -> str:
 
 
 @contextmanager
-def _apache(site: Path, base: str) -> Iterator[str]:
+def _apache(site: Path, base: str, layout: str = "sibling") -> Iterator[str]:
     binary = _binary("apache2", "httpd")
     work, port = _workdir(), _free_port()
     try:
         (work / "agentprose.conf").write_text(hosting.apache_config(str(site), base_path=base),
                                               encoding="utf-8")
-        (site / ".htaccess").write_text(hosting.host_files("apache", base_path=base)[".htaccess"],
-                                        encoding="utf-8")
+        files = hosting.host_files("apache", base_path=base, view_layout=layout)
+        (site / ".htaccess").write_text(files[".htaccess"], encoding="utf-8")
         user = "User nobody\nGroup nogroup\n" if os.geteuid() == 0 else ""
         main = work / "httpd.conf"
         main.write_text(APACHE_WRAPPER.format(work=work, port=port, user=user,
@@ -248,11 +239,12 @@ CADDY_WRAPPER = """\
 
 
 @contextmanager
-def _caddy(site: Path, base: str) -> Iterator[str]:
+def _caddy(site: Path, base: str, layout: str = "sibling") -> Iterator[str]:
     binary = _binary("caddy")
     work, port = _workdir(), _free_port()
     try:
-        block = hosting.caddy_config(str(site), base_path=base, address=f"http://127.0.0.1:{port}")
+        block = hosting.caddy_config(str(site), base_path=base, view_layout=layout,
+                                     address=f"http://127.0.0.1:{port}")
         caddyfile = work / "Caddyfile"
         caddyfile.write_text(CADDY_WRAPPER + block, encoding="utf-8")
         env = {"PATH": os.environ.get("PATH", ""), "HOME": str(work),
@@ -294,7 +286,178 @@ def test_markdown_content_type_is_exact(sites: dict[str, Path], server: str) -> 
                     "text/markdown;charset=utf-8"
 
 
+def test_a_missing_server_skips_or_fails_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception):
+        _binary("agentprose-no-such-server")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="not installed"):
+        _binary("agentprose-no-such-server")
+
+
 def test_limits_name_real_cases() -> None:
     names = {c.name for c in CASES}
     for limits in LIMITS.values():
         assert set(limits) <= names
+
+
+@pytest.mark.parametrize("server", sorted(SERVERS))
+def test_server_applies_the_accept_rules(sites: dict[str, Path], server: str) -> None:
+    """Each server's rendering of the rules (PCRE map, RewriteCond, CEL on RE2) agrees."""
+    from .test_hosting_edge import CORPUS, _random_accepts
+
+    accepts = [*CORPUS, *_random_accepts(300, odd=True)]
+    with SERVERS[server](sites["/"], "/") as url:
+        got = []
+        for accept in accepts:
+            request = urllib.request.Request(url + "tide-pools/", headers={"Accept": accept})
+            with urllib.request.urlopen(request, timeout=5) as response:
+                got.append(response.headers["Content-Type"].startswith("text/markdown"))
+    assert [a for a, md in zip(accepts, got, strict=True)
+            if md != markdown_by_rules(a)] == []
+
+
+@pytest.fixture(scope="module")
+def layouts() -> Iterator[dict[str, Path]]:
+    """The example site built with the other two view layouts."""
+    from agentprose_core.settings import Settings
+    from agentprose_core.staticsite import build_site
+
+    from .http_cases import EXAMPLE, EXCLUDED
+
+    top = Path(tempfile.mkdtemp(prefix="agentprose-layouts-"))
+    try:
+        built = {}
+        for layout in ("directory", "index-html"):
+            site = top / layout
+            shutil.copytree(EXAMPLE, site, ignore=shutil.ignore_patterns("README.md"))
+            build_site(site, base_url="https://coast.example/",
+                       settings=Settings(exclude=(EXCLUDED,), view_layout=layout))
+            built[layout] = site
+        _readable(top)
+        yield built
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+
+
+LAYOUT_VIEWS = {
+    "directory": {"": "index.md", "tide-pools/": "tide-pools/index.md",
+                  "rock-pools.html": "rock-pools.md"},
+    "index-html": {"": "index.html.md", "tide-pools/": "tide-pools/index.html.md",
+                   "rock-pools.html": "rock-pools.html.md"},
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUT_VIEWS))
+@pytest.mark.parametrize("server", sorted(SERVERS))
+def test_other_view_layouts(layouts: dict[str, Path], server: str, layout: str) -> None:
+    site = layouts[layout]
+    with SERVERS[server](site, "/", layout) as url:
+        for page, view in LAYOUT_VIEWS[layout].items():
+            assert (site / view).is_file()
+            markdown = Case("md", page, headers={"Accept": "text/markdown"},
+                            content_type="text/markdown", vary_accept=True,
+                            body_contains=((site / view).read_text(encoding="utf-8")[:80],))
+            html = Case("html", page, headers={"Accept": "text/html"}, content_type="text/html",
+                        vary_accept=True, header_contains=(("Link", "/" + view),))
+            assert run_cases(url, [markdown, html]) == []
+
+
+# --- the text itself --------------------------------------------------------------------
+
+def test_host_files() -> None:
+    assert set(hosting.host_files("netlify", views=("a.md",))) == {"_headers"}
+    assert "/a.md\n  Content-Type: text/markdown; charset=utf-8" in \
+        hosting.host_files("netlify", views=("a.md",))["_headers"]
+    assert hosting.host_files("cloudflare", base_path="/docs/")["_headers"].splitlines()[1:] \
+        == ["/docs/*.md", "  Content-Type: text/markdown; charset=utf-8"]
+    htaccess = hosting.host_files("apache", base_path="docs")[".htaccess"]
+    assert "RewriteBase /docs/\n" in htaccess
+    assert "ErrorDocument 404 /docs/404.html\n" in htaccess
+    assert hosting.host_files("none") == {}
+    assert set(hosting.HOSTS) == {"netlify", "cloudflare", "apache", "none"}
+    with pytest.raises(ConfigError, match="host must be one of"):
+        hosting.host_files("github-pages")
+
+
+@pytest.mark.parametrize("root", ['/srv/a"b', "/srv/$site", "/srv/a;b", "", "/srv/a\nb",
+                                  "/srv/{x}"])
+def test_unquotable_paths_are_refused(root: str) -> None:
+    with pytest.raises(InputError):
+        hosting.nginx_config(root)
+    with pytest.raises(InputError):
+        hosting.caddy_config(root)
+    with pytest.raises(InputError):
+        hosting.apache_config(root)
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(InputError):
+        hosting.nginx_config("/srv/site", base_path="/../x/")
+    with pytest.raises(ConfigError, match="view_layout"):
+        hosting.caddy_config("/srv/site", view_layout="flat")
+    with pytest.raises(ConfigError, match="view_layout"):
+        hosting_edge.vercel_json(view_layout="flat")
+
+
+def test_spaces_are_quoted_or_refused() -> None:
+    caddy = hosting.caddy_config("/srv/my site", base_path="/my docs/")
+    assert 'root * "/srv/my site"' in caddy
+    assert 'handle_path "/my docs/*" {' in caddy
+    with pytest.raises(InputError, match="space"):
+        hosting.apache_htaccess(base_path="/my docs/")
+    assert 'DocumentRoot "/"' in hosting.apache_config("/")
+
+
+def test_sub_path_with_regex_characters_is_escaped() -> None:
+    text = hosting.nginx_config("/srv/site", base_path="/v1.2 (beta)/")
+    assert r'location ~ "^/v1\.2 \(beta\)/(?:index\.html?)?$"' in text
+    assert 'location ^~ "/v1.2 (beta)/" {' in text
+
+
+def test_the_map_is_valid_json_free_text() -> None:
+    """One map line per rule, each a quoted case-insensitive regex."""
+    text = hosting.nginx_config("/srv/site")
+    lines = [line for line in text.splitlines() if line.startswith('    "~*')]
+    assert len(lines) == len(ACCEPT_RULES)
+    assert all(line.endswith('" 1;') for line in lines)
+
+
+# --- docs/hosting.md holds only generated snippets --------------------------------------
+
+EXAMPLE_ROOT = "/srv/coast-guide/site"
+SNIPPETS: dict[str, Callable[[], str]] = {
+    "nginx": lambda: hosting.nginx_config(EXAMPLE_ROOT, server_name="coast.example",
+                                          listen="80"),
+    "apache-config": lambda: hosting.apache_config(EXAMPLE_ROOT),
+    "apache-htaccess": hosting.apache_htaccess,
+    "caddy": lambda: hosting.caddy_config(EXAMPLE_ROOT, address="coast.example"),
+    "netlify-headers": lambda: hosting_edge.netlify_headers(("index.md", "tide-pools.md")),
+    "netlify-function": hosting_edge.netlify_edge_function,
+    "cloudflare-headers": hosting_edge.cloudflare_headers,
+    "cloudflare-function": hosting_edge.cloudflare_function,
+    "vercel": hosting_edge.vercel_json,
+}
+_BLOCK = re.compile(r"(?:<!-- snippet: ([\w-]+) -->\n)?(`{3,})(\w*)\n(.*?)\n\2\n", re.DOTALL)
+
+
+def test_docs_snippets_are_the_generated_text() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    found: dict[str, str] = {}
+    for match in _BLOCK.finditer(text):
+        name, _, language, body = match.groups()
+        if language == "sh":  # commands to type, not configuration
+            continue
+        assert name, f"a {language or 'plain'} block without a snippet marker: {body[:60]!r}"
+        found[name] = body + "\n"
+    assert set(found) == set(SNIPPETS)
+    for name, make in SNIPPETS.items():
+        assert found[name] == make(), f"docs/hosting.md: the {name} block is out of date"
+
+
+def test_docs_name_every_limit() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    for server, limits in LIMITS.items():
+        for case in limits:
+            assert f"`{case}`" in text, f"docs/hosting.md does not mention {server}'s {case}"
+    assert json.loads(SNIPPETS["vercel"]())["routes"]

@@ -1,0 +1,287 @@
+"""The Accept rules for pattern-only servers, and the edge JavaScript run under Node.
+
+The rules (:mod:`agentprose_core.hosting_accept`) are held to :func:`negotiate.choose`
+on a fixed list with its documented differences and on random headers: they may answer
+HTML where ``choose`` answers Markdown, never the other way round. The JavaScript of
+the Cloudflare and Netlify functions must agree with ``choose`` exactly, compute the same
+view URLs as :func:`urls.view_url`, and answer a page the way ``agentprose serve`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentprose_core import hosting_edge
+from agentprose_core.hosting_accept import ACCEPT_RULES, markdown_by_rules, pcre_patterns
+from agentprose_core.negotiate import choose
+from agentprose_core.settings import VIEW_LAYOUTS
+from agentprose_core.urls import view_url
+
+from .http_cases import CASES
+from .test_serve import CHOICES
+
+# Accept values where the rules and choose() differ, each one documented in
+# hosting_accept's docstring and docs/hosting.md.
+DIVERGENT = {
+    "text/html;q=0, */*": "Markdown only through a wildcard",
+    "text/*;q=0.9, text/html;q=0.5": "Markdown only through a wildcard",
+    "text/markdown;q=0.05": "Markdown weighted below 0.1",
+    "text/markdown;q=0.55, text/html;q=0.52": "weights past the first decimal",
+    "text/markdown;q=0.55, text/html;q=0.55": "weights past the first decimal",
+    "text/markdown;charset=iso-8859-1, text/html;q=0.1": "parameters are not read",
+    'text/markdown;variant="GFM, strict";q=0.1, text/html;q=0.8': "a quoted comma",
+    "text/markdown;q=0, text/markdown": "a type listed twice",
+}
+AGREEING = [
+    "text/markdown;q=0.5, text/*;q=0.9, text/html;q=0.1",
+    "text/markdown;q=0.9, text/html;q=0.8, */*",
+    "text/markdown;q=0.55, text/html;q=0.5",
+    "text/markdown;q=0.5, text/html;q=0.55",
+    "text/markdown;q=0.9, */*;q=0.8",
+    "text/markdown;q=0.3, */*",
+    "text/markdown;q=0.5, application/json",
+    "text/markdown;q=0.500, text/html;q=0.5",
+    "text/markdown ; q=0.9 , text/html ; q=0.9",
+    "text/markdown;variant=GFM",
+    "text/markdown;quality=1",
+    "text/markdownx, text/html;q=0.1",
+    "text/plain, text/markdown;q=0.9, text/html;q=0.8, */*;q=0.1",
+]
+CORPUS = sorted({a for a, _, _ in CHOICES if a is not None}
+                | {str(c.headers["Accept"]) for c in CASES if "Accept" in c.headers}
+                | set(DIVERGENT) | set(AGREEING))
+
+_TYPES = ("text/markdown", "text/html", "text/*", "*/*", "application/json", "TEXT/Markdown",
+          "text/plain")
+_PARAMS = ("", ";q=0", ";q=0.0", ";q=0.1", ";q=0.5", ";q=0.500", ";q=0.55", ";q=0.9", ";q=1",
+           ";q=1.0", " ; q=0.8", ";q=0.05", ";level=1", ";level=1;q=0.7")
+_ODD_PARAMS = (";q=bogus", ";q=1.5", ";charset=utf-8", ";charset=latin1", ';v="a,b";q=0.6',
+               ";;q=0.4")
+
+
+def _random_accepts(count: int, *, odd: bool) -> list[str]:
+    """Accept values of 1-4 distinct types; ``odd`` adds what the rules do not read."""
+    rng = random.Random(20260314)
+    params = _PARAMS + (_ODD_PARAMS if odd else ())
+    values = []
+    for _ in range(count):
+        types = rng.sample(_TYPES[:-2] if not odd else _TYPES, rng.randint(1, 4))
+        if not odd and "text/markdown" in types and "TEXT/Markdown" in types:
+            types.remove("TEXT/Markdown")
+        values.append(rng.choice((",", ", ")).join(t + rng.choice(params) for t in types))
+    return values
+
+
+# --- the rules --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("accept", CORPUS)
+def test_rules_agree_with_choose_except_where_documented(accept: str) -> None:
+    agrees = markdown_by_rules(accept) == choose(accept).markdown
+    assert agrees != (accept in DIVERGENT), DIVERGENT.get(accept, "an undocumented difference")
+
+
+def test_rules_never_send_markdown_to_a_client_that_prefers_html() -> None:
+    accepts = _random_accepts(3000, odd=False)
+    wrong = [a for a in accepts if markdown_by_rules(a) and not choose(a).markdown]
+    assert wrong == []
+    # The other way, when Markdown is named and weighs 0.1 or more, only ties or
+    # differences past the first decimal are missed.
+    named = [a for a in accepts if choose(a).markdown and "text/markdown" in a.lower()
+             and "q=0.05" not in a]
+    missed = [a for a in named if not markdown_by_rules(a)]
+    assert all(re.search(r"q=0\.\d[1-9]", a) for a in missed), missed
+    assert len(missed) < 0.02 * len(named)
+
+
+def test_pcre_patterns_say_what_the_rules_say() -> None:
+    for accept in [*CORPUS, *_random_accepts(500, odd=True)]:
+        by_pattern = any(re.search(p, accept, re.IGNORECASE) for p in pcre_patterns())
+        assert by_pattern == markdown_by_rules(accept), accept
+
+
+def test_patterns_avoid_what_some_engine_lacks() -> None:
+    for rule in ACCEPT_RULES:
+        for pattern in (*rule.present, *rule.absent):
+            assert "{" not in pattern  # Caddy placeholders
+            assert "(?=" not in pattern and "(?!" not in pattern and "(?<" not in pattern  # RE2
+            assert "\\t" not in pattern and "\\n" not in pattern  # nginx unescapes them
+
+
+# --- the JavaScript, under Node ---------------------------------------------------------
+
+DRIVER = r"""
+import { readFileSync } from "node:fs";
+const input = JSON.parse(readFileSync(0, "utf8"));
+const m = await import(input.module);
+
+const files = input.files;
+const type = (p) => p.endsWith(".md") ? "text/markdown" : p.endsWith(".html") ?
+  "text/html; charset=utf-8" : "application/octet-stream";
+function serve(path, method = "GET") {   // the host's static files, for the fake platform
+  let found = path.endsWith("/") ? path + "index.html" : path;
+  if (!(found in files)) {
+    return new Response(method === "HEAD" ? null : files["/docs/404.html"],
+                        { status: 404, headers: { "Content-Type": type(".html") } });
+  }
+  return new Response(method === "HEAD" ? null : files[found],
+                      { headers: { "Content-Type": type(found), "ETag": `"${found}"` } });
+}
+const asset = async (request) => serve(new URL(request.url).pathname, request.method);
+globalThis.fetch = asset;                 // Netlify fetches the view from its own site
+
+async function call(request) {
+  const next = async () => serve(new URL(request.url).pathname, request.method);
+  if (input.platform === "cloudflare") {
+    return m.onRequest({ request, next, env: { ASSETS: { fetch: asset } } });
+  }
+  return m.default(request, { next });
+}
+
+const answers = [];
+for (const [method, path, accept] of input.requests) {
+  const headers = accept === null ? {} : { Accept: accept };
+  const response = await call(new Request("https://coast.example" + path, { method, headers }));
+  answers.push({ status: response.status, type: response.headers.get("Content-Type"),
+                 vary: response.headers.get("Vary"), link: response.headers.get("Link"),
+                 location: response.headers.get("Content-Location"),
+                 body: await response.text() });
+}
+console.log(JSON.stringify({
+  accepts: input.accepts.map((a) => m.prefersMarkdown(a)),
+  views: input.paths.map((p) => m.viewPath(p)),
+  answers,
+}));
+"""
+
+FILES = {
+    "/docs/index.html": "<html>home", "/docs/index.md": "# home",
+    "/docs/tide-pools/index.html": "<html>tide", "/docs/tide-pools.md": "# tide",
+    "/docs/rock-pools.html": "<html>rock", "/docs/rock-pools.md": "# rock",
+    "/docs/about/index.html": "<html>about", "/docs/404.html": "<html>not found",
+}
+REQUESTS = [  # method, path, Accept -> status, body, Vary, Link
+    ("GET", "/docs/tide-pools/", "text/markdown", 200, "# tide", "Accept", None),
+    ("GET", "/docs/tide-pools/", "text/html", 200, "<html>tide", "Accept",
+     '</docs/tide-pools.md>; rel="alternate"; type="text/markdown"'),
+    ("GET", "/docs/tide-pools/", "text/html, text/markdown", 200, "# tide", "Accept", None),
+    ("GET", "/docs/", "text/markdown, text/html;q=0.8", 200, "# home", "Accept", None),
+    ("GET", "/docs/rock-pools.html", "text/markdown", 200, "# rock", "Accept", None),
+    ("GET", "/docs/rock-pools", "text/markdown", 200, "# rock", "Accept", None),
+    ("HEAD", "/docs/tide-pools/", "text/markdown", 200, "", "Accept", None),
+    ("GET", "/docs/tide-pools/", "*/*", 200, "<html>tide", "Accept",
+     '</docs/tide-pools.md>; rel="alternate"; type="text/markdown"'),
+    ("GET", "/docs/about/", "text/markdown", 200, "<html>about", None, None),
+    ("GET", "/docs/no-such-page/", "text/markdown", 404, "<html>not found", None, None),
+    ("POST", "/docs/tide-pools/", "text/markdown", 200, "<html>tide", None, None),
+    ("GET", "/docs/tide-pools.md", None, 200, "# tide", None, None),
+]
+
+
+def _node() -> str:
+    found = shutil.which("node") or shutil.which("nodejs")
+    if found:
+        return found
+    if os.environ.get("CI") == "true":
+        pytest.fail("node is not installed (.ci/run installs nodejs)")
+    pytest.skip("node is not installed")
+
+
+def _run_js(tmp_path: Path, source: str, platform: str, **extra: Any) -> dict[str, Any]:
+    module = tmp_path / f"{platform}.mjs"
+    module.write_text(source, encoding="utf-8")
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(DRIVER, encoding="utf-8")
+    payload = {"module": module.as_uri(), "platform": platform, "files": FILES,
+               "requests": [r[:3] for r in REQUESTS], "accepts": [], "paths": [], **extra}
+    done = subprocess.run([_node(), str(driver)], input=json.dumps(payload), text=True,
+                          capture_output=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+@pytest.mark.parametrize("platform", ["cloudflare", "netlify"])
+def test_edge_function_answers_like_agentprose_serve(tmp_path: Path, platform: str) -> None:
+    make = (hosting_edge.cloudflare_function if platform == "cloudflare"
+            else hosting_edge.netlify_edge_function)
+    answers = _run_js(tmp_path, make(base_path="/docs/"), platform)["answers"]
+    for (method, path, accept, status, body, vary, link), got in zip(REQUESTS, answers,
+                                                                     strict=True):
+        where = f"{method} {path} {accept}"
+        assert (got["status"], got["body"], got["vary"], got["link"]) == \
+            (status, body, vary, link), where
+        if body.startswith("#"):
+            assert got["type"] == "text/markdown; charset=utf-8", where
+        if vary and body.startswith("#") and path != "/docs/tide-pools.md":
+            assert got["location"] and got["location"].endswith(".md"), where
+
+
+def test_javascript_negotiation_is_choose(tmp_path: Path) -> None:
+    accepts = [*CORPUS, *_random_accepts(3000, odd=True)]
+    got = _run_js(tmp_path, hosting_edge.cloudflare_function(), "cloudflare",
+                  accepts=accepts, requests=[])["accepts"]
+    assert [a for a, md in zip(accepts, got, strict=True)
+            if md != choose(a).markdown] == []
+
+
+PAGES = ["", "index.html", "tide-pools/", "tide-pools/index.html", "a/b/", "rock-pools.html",
+         "a/page.htm", "caf%C3%A9/"]
+
+
+@pytest.mark.parametrize("layout", VIEW_LAYOUTS)
+@pytest.mark.parametrize("base", ["/", "/docs/"])
+def test_javascript_view_paths_are_view_url(tmp_path: Path, layout: str, base: str) -> None:
+    source = hosting_edge.cloudflare_function(base_path=base, view_layout=layout)
+    paths = [base + p for p in PAGES] + [base + "style.css", "/elsewhere/" if base != "/"
+                                         else "/x.md"]
+    got = _run_js(tmp_path, source, "cloudflare", paths=paths, requests=[])["views"]
+    origin = "https://coast.example"
+    wanted = [view_url(origin + base + p, origin + base, layout)[len(origin):] for p in PAGES]
+    assert got == [*wanted, None, None]
+
+
+# --- Vercel -----------------------------------------------------------------------------
+
+VERCEL_DRIVER = r"""
+import { readFileSync } from "node:fs";
+const { config, accepts, paths } = JSON.parse(readFileSync(0, "utf8"));
+const routes = config.routes;
+const value = routes.find((r) => r.has).has[0].value;
+const out = {
+  accepts: accepts.map((a) => new RegExp(`^${value}$`).test(a) && new RegExp(value).test(a)),
+  dests: paths.map((p) => {
+    for (const r of routes) {
+      const m = new RegExp(r.src).exec(p);
+      if (m && r.dest) return r.dest.replace(/\$(\d)/g, (_, i) => m[Number(i)]);
+    }
+    return null;
+  }),
+};
+console.log(JSON.stringify(out));
+"""
+
+
+def test_vercel_routes(tmp_path: Path) -> None:
+    config = json.loads(hosting_edge.vercel_json(base_path="/docs/"))
+    driver = tmp_path / "vercel.mjs"
+    driver.write_text(VERCEL_DRIVER, encoding="utf-8")
+    accepts = [a for a in CORPUS if a == a.lower()]
+    paths = ["/docs/", "/docs/index.html", "/docs/tide-pools/", "/docs/tide-pools/index.html",
+             "/docs/rock-pools.html", "/docs/tide-pools.md", "/docs/style.css", "/other/"]
+    done = subprocess.run([_node(), str(driver)], text=True, capture_output=True, timeout=60,
+                          input=json.dumps({"config": config, "accepts": accepts,
+                                            "paths": paths}), check=False)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["accepts"] == [markdown_by_rules(a) for a in accepts]
+    assert result["dests"] == ["/docs/index.md", "/docs/index.md", "/docs/tide-pools.md",
+                               "/docs/tide-pools.md", "/docs/rock-pools.md", None, None, None]
