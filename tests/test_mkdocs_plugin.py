@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from agentprose_core.check import check_site_dir
+from agentprose_core.dates import is_shallow
 from agentprose_core.settings import options
 from mkdocs_agentprose.config import AgentproseConfig
 
@@ -60,6 +61,8 @@ def make_site(root: Path, **config: object) -> Path:
 
 
 def mkdocs_build(root: Path, *extra: str, quiet: bool = True) -> subprocess.CompletedProcess[str]:
+    # -q hides warnings from --strict's count too: a strict build must not be quiet.
+    quiet = quiet and "--strict" not in extra
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", *(["-q"] if quiet else []), *extra], cwd=root,
         capture_output=True, text=True, check=False,
@@ -300,12 +303,17 @@ def test_mkdocstrings_api_page(tmp_path: Path) -> None:
 
 def test_project_docs_build_with_the_plugin(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parent.parent
+    # Strict, as the docs are published; in a shallow clone our one warning says so.
+    shallow = is_shallow(repo)
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(repo / "mkdocs.yml"),
-         "-d", str(tmp_path / "site")],
+        [sys.executable, "-m", "mkdocs", "build", *([] if shallow else ["--strict"]),
+         "-f", str(repo / "mkdocs.yml"), "-d", str(tmp_path / "site")],
         capture_output=True, text=True, check=False, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     assert done.returncode == 0, done.stderr
+    warnings = [line for line in done.stderr.splitlines() if line.startswith("WARNING")]
+    assert all("[shallow-clone]" in line for line in warnings), warnings
+    assert shallow or not warnings
     outputs = check_site(tmp_path / "site", "https://agentprose.dev/")
     report = check_site_dir(tmp_path / "site")
     assert report.ok and not report.problems, report.to_text()
@@ -357,3 +365,16 @@ def test_two_pages_sharing_a_view_is_a_clear_error(tmp_path: Path) -> None:
     assert done.returncode != 0
     assert "Two pages would share the agent view https://coast.example/docs/guide.md" in done.stderr
     assert "view_layout" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_example_material_site(tmp_path: Path) -> None:
+    source = Path(__file__).parent.parent / "examples" / "material-site"
+    shutil.copytree(source, tmp_path / "site-src")
+    commit_all(tmp_path / "site-src", "example", "2026-04-02T10:00:00+00:00")
+    done = mkdocs_build(tmp_path / "site-src", "--strict")
+    assert done.returncode == 0, done.stderr
+    outputs = check_site(tmp_path / "site-src" / "site", "https://rockpools.example/guide/",
+                         expect_pages=3)
+    crabs = outputs.views["guide/crabs.md"][1]
+    assert "**Shore crab**" in crabs and "```python" in crabs
+    assert outputs.views["index.md"][1].count("> **Warning: Mind the tide**") == 1

@@ -42,3 +42,22 @@ def test_bad_values_say_what_to_change(values: dict[str, object], message: str) 
 
 def test_exclude_becomes_a_tuple() -> None:
     assert settings_from_mapping({"exclude": ["a/*"]}).exclude == ("a/*",)
+
+
+def test_configuration_reference_has_an_example_for_every_option() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "docs" / "hooks" / "options.py"
+    spec = importlib.util.spec_from_file_location("docs_options", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert set(module._EXAMPLES) == {o.name for o in options()}
+    reference = module.options_table()
+    for option in options():
+        assert f"### `{option.name}`" in reference
+        assert f"agentprose_{option.name} = " in reference
+    settings_from_mapping({name: (tuple(v) if isinstance(v, list) else v)
+                           for name, v in module._EXAMPLES.items()
+                           if name != "preprocess"})

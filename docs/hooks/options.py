@@ -1,27 +1,64 @@
-"""MkDocs hook: the options table of docs/configuration.md, generated from the core
-``Settings`` so that the reference cannot drift from the code."""
+"""MkDocs hook: the options reference of docs/configuration.md, generated from the core
+``Settings`` so that it cannot drift from the code."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from agentprose_core.settings import options
+from agentprose_core.settings import Option, options
 
 MARKER = "<!-- agentprose-options -->"
+_EXAMPLES: dict[str, Any] = {
+    "enabled": False, "converter": "markdownify", "view_layout": "directory",
+    "content_selector": "main .content", "exclude": ["drafts/*"], "cache": False,
+    "index": True, "index_markdown": False, "index_max_bytes": 20_000_000, "llms_txt": True,
+    "llms_full_txt": True, "llms_full_max_bytes": 5_000_000, "discovery_links": True,
+    "json_ld": False, "article_type": "Article", "host": "netlify",
+    "site_description": "Guides for the Coast API.", "preprocess": "agent_hooks.py:tidy",
+    "sections": {"Guides": ["guide/*.md"]},
+}
+
+
+def _type(option: Option) -> str:
+    if option.choices:
+        return " \\| ".join(f"`{choice}`" for choice in option.choices)
+    return f"`{option.type}`".replace("|", "\\|")
+
+
+def _yaml(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_yaml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_yaml(v) for v in value) + "]"
+    return str(value)
 
 
 def _default(value: Any) -> str:
     if value in ((), None):
         return "—"
-    if isinstance(value, bool):
-        return f"`{str(value).lower()}`"
-    return f"`{value}`"
+    return f"`{_yaml(value)}`"
+
+
+def _section(option: Option) -> str:
+    example = _EXAMPLES.get(option.name)
+    return "\n".join([
+        f"### `{option.name}`",
+        "",
+        option.help,
+        "",
+        f"- type: {_type(option)}; default: {_default(option.default)}",
+        f"- MkDocs: `{option.name}: {_yaml(example)}` under `plugins: - agentprose:`",
+        f"- Sphinx: `agentprose_{option.name} = {example!r}` in `conf.py`",
+        "",
+    ])
 
 
 def options_table() -> str:
     rows = ["| option | default | what it does |", "|---|---|---|"]
     rows += [f"| `{o.name}` | {_default(o.default)} | {o.help} |" for o in options()]
-    return "\n".join(rows)
+    return "\n".join(rows) + "\n\n" + "\n".join(_section(o) for o in options())
 
 
 def on_page_markdown(markdown: str, **_: Any) -> str:
