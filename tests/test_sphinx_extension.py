@@ -185,8 +185,9 @@ def test_example_project_with_furo(make_app: App, tmp_path: Path) -> None:
     shutil.copytree(Path(__file__).parent.parent / "examples" / "sphinx-site", source)
     out = build(make_app, source)
     outputs = check_site(out, "https://shore.example/notes/", expect_pages=4)
-    assert "`shorelib.tide_height(amplitude: float, hours: float, period: float = 12.42) -> " \
-        "float`" in outputs.views["api.md"][1]
+    signature = ("`shorelib.tide_height(amplitude: float, hours: float, "
+                 "period: float = 12.42) -> float`")
+    assert signature in outputs.views["api.md"][1]
     body = outputs.views["tides.md"][1]
     assert "| Tide   | Range |" in body
     assert "> **Warning**" in body and "$$" not in body and r"\[" in body
