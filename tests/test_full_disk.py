@@ -1,0 +1,51 @@
+"""A full disk gives a clear error, and leaves no half-written file behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "plain-site"
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 96 KiB tmpfs: room for the example site, not for its agent outputs."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=96k", "tmpfs", str(mount)],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"cannot mount a small tmpfs for this test: {done.stderr.strip()}")
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+def test_cli_on_a_full_disk(small_disk: Path) -> None:
+    site = small_disk / "site"
+    shutil.copytree(EXAMPLE, site, ignore=shutil.ignore_patterns("README.md"))
+    filler = small_disk / "filler"
+    free = shutil.disk_usage(small_disk).free
+    filler.write_bytes(b"\0" * max(free - 6 * 1024, 0))
+    done = subprocess.run(
+        [sys.executable, "-m", "agentprose_core.cli", "build", str(site), "--base-url",
+         "https://coast.example/"], capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "agentprose: error: Could not write" in done.stderr
+    assert "No space left on device" in done.stderr
+    assert "Traceback" not in done.stderr
+    leftovers = [p.name for p in site.rglob(".*.tmp")]
+    assert leftovers == []
+    for page in site.rglob("*.html"):  # the site itself is untouched or whole
+        assert page.read_text(encoding="utf-8").rstrip().endswith("</html>")
