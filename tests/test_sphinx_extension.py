@@ -212,3 +212,38 @@ def test_preprocess_hook(make_app: App, basic: Path, tmp_path: Path) -> None:
     out = build(make_app, basic, confoverrides={"agentprose_preprocess": f"{hook}:mark"})
     body = check_site(out, BASE).views["guide/rocks.md"][1]
     assert body.startswith(f"Seen at {BASE}guide/rocks.html\n")
+
+
+def test_sphinx_autobuild_serves_views_as_markdown(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    source = tmp_path / "src"
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "sphinx-site", source)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "sphinx_autobuild", str(source), str(tmp_path / "out"),
+         "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                url = f"http://127.0.0.1:{port}/tides.md"
+                with urllib.request.urlopen(url, timeout=2) as response:  # noqa: S310
+                    assert response.headers["Content-Type"] == "text/markdown; charset=utf-8"
+                    assert response.read().startswith(b"---\ntitle: \"Tides\"")
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.3)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
