@@ -236,7 +236,7 @@ def test_sphinx_autobuild_serves_views_as_markdown(tmp_path: Path) -> None:
         while True:
             try:
                 url = f"http://127.0.0.1:{port}/tides.md"
-                with urllib.request.urlopen(url, timeout=2) as response:  # noqa: S310
+                with urllib.request.urlopen(url, timeout=2) as response:
                     assert response.headers["Content-Type"] == "text/markdown; charset=utf-8"
                     assert response.read().startswith(b"---\ntitle: \"Tides\"")
                     break
