@@ -68,6 +68,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.pages: dict[str, CollectedPage] = {}
         self.fences: dict[str, str] = {}
         self.order: list[str] = []
+        self.in_nav: set[str] = set()
         self.records: dict[str, PageRecord] = {}
         self.site: SiteRecord | None = None
         self.assembled: Assembled | None = None
@@ -90,13 +91,14 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
                 "https://example.com/docs/): agent views cite absolute canonical URLs."
             )
         self.base_url = base_url_of(config.site_url)
-        self.pages, self.fences, self.order = {}, {}, []  # mkdocs serve rebuilds reuse us
+        self.pages, self.fences, self.order, self.in_nav = {}, {}, [], set()  # serve reuses us
         self.records, self.site, self.assembled, self.last_changed = {}, None, None, None
         return None
 
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> None:
         if self.config.enabled:
             self.order = [page.file.src_uri for page in nav.pages]
+            self.in_nav = set(self.order)  # asked once per page: a set, not the list
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
@@ -177,13 +179,13 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             tool_title=page.title,
             source_file=Path(source) if source else None,
             section=tuple(str(title) for title in ancestors if title),
-            in_nav=page.file.src_uri in set(self.order),
+            in_nav=page.file.src_uri in self.in_nav,
             source_fences=fences_of(self.fences.pop(page.file.src_uri, "")),
         )
 
     def _reading_order(self) -> list[CollectedPage]:
         listed = [self.pages[src] for src in self.order if src in self.pages]
-        rest = [page for src, page in sorted(self.pages.items()) if src not in set(self.order)]
+        rest = [page for src, page in sorted(self.pages.items()) if src not in self.in_nav]
         return listed + [self._out_of_nav(page) for page in rest]
 
     @staticmethod
