@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from . import __version__
 from .convert import convert_fragment
@@ -26,7 +27,7 @@ from .navorder import NavEntry, rendered_nav
 from .output import write_atomic
 from .publish import publish
 from .tree import to_html
-from .urls import base_url_of, check_unique_views, page_key, view_url
+from .urls import base_url_of, check_unique_views, is_on_site, page_key, view_url
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -84,12 +85,12 @@ def _reading_key(relative: str) -> tuple[str, ...]:
 
 
 def page_url_for(relative: str, base_url: str) -> str:
-    """The URL a file of the built site is served at (``a/index.html`` -> ``…/a/``)."""
+    """The URL a file of the built site is served at (``a/index.html`` -> ``…/a/``),
+    percent-encoded (``café notes.html`` -> ``caf%C3%A9%20notes.html``)."""
     if relative == "index.html":
         return base_url
-    if relative.endswith("/index.html"):
-        return base_url + relative[: -len("index.html")]
-    return base_url + relative
+    path = relative[: -len("index.html")] if relative.endswith("/index.html") else relative
+    return base_url + quote(path, safe="/")
 
 
 def _check_inputs(site_dir: Path, base_url: str) -> str:
@@ -268,6 +269,12 @@ def _records(
                                       settings=settings)
         result.diagnostics.extend(conversion.diagnostics)
         meta = page.extracted.meta
+        if meta.canonical and not is_on_site(meta.canonical, base):
+            result.diagnostics.append(Diagnostic(
+                "foreign-canonical",
+                f"the page names {meta.canonical} as canonical, off this site: its agent "
+                f"view cites {page.url} instead.", page.relative,
+            ))
         title = meta.title or (conversion.headings[0].title if conversion.headings else None)
         records.append(PageRecord(
             url=page.url,

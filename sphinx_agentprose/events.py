@@ -16,6 +16,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
@@ -96,7 +97,8 @@ def builder_inited(app: Sphinx) -> None:
 
 
 def _page_url(app: Sphinx, plan: Plan, docname: str) -> str:
-    return plan.base_url + app.builder.get_target_uri(docname)
+    # Sphinx gives the path as written (spaces, accents): a URL needs it percent-encoded.
+    return plan.base_url + quote(app.builder.get_target_uri(docname), safe="/#")
 
 
 def _source(env: BuildEnvironment, docname: str) -> str:

@@ -240,3 +240,20 @@ def test_host_setting_writes_the_hosts_file(site: Path, host: str, name: str) ->
     assert name in result.files
     views = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.md"))
     assert (site / name).read_text() == host_files(host, views=views)[name]
+
+
+def test_unicode_spaces_and_foreign_canonical(site: Path) -> None:
+    from agentprose_core.settings import Settings
+    from agentprose_core.staticsite import build_site
+
+    page = (site / "rock-pools.html").read_text(encoding="utf-8")
+    page = page.replace("<head>", '<head>\n<link rel="canonical" href="https://evil.example/x">')
+    (site / "café notes.html").write_text(page.replace("Rock pools", "Café notes"),
+                                          encoding="utf-8")
+    result = build_site(site, base_url=BASE, settings=Settings())
+    outputs = check_site(site, BASE, expect_pages=6)
+    assert "café notes.md" in outputs.views
+    front = outputs.views["café notes.md"][0]
+    assert front["canonical"] == BASE + "caf%C3%A9%20notes.html"
+    assert any(d.code == "foreign-canonical" for d in result.diagnostics)
+    assert "evil.example" not in (site / "agentprose.json").read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -21,7 +22,7 @@ from agentprose_core.dates import is_shallow
 from agentprose_core.settings import options
 from mkdocs_agentprose.config import AgentproseConfig
 
-from .outputs import check_site
+from .outputs import check_site, split_view
 from .sites import commit_all, snapshot, write_tree
 
 PAGES = {
@@ -378,3 +379,21 @@ def test_example_material_site(tmp_path: Path) -> None:
     crabs = outputs.views["guide/crabs.md"][1]
     assert "**Shore crab**" in crabs and "```python" in crabs
     assert outputs.views["index.md"][1].count("> **Warning: Mind the tide**") == 1
+
+
+def test_failure_in_another_plugin_leaves_no_half_written_output(git_site: Path) -> None:
+    assert mkdocs_build(git_site).returncode == 0
+    (git_site / "boom.py").write_text(
+        "def on_post_page(output, page, config):\n"
+        "    if page.file.src_uri == 'guide/rocks.md':\n"
+        "        raise RuntimeError('another plugin failed')\n")
+    config = yaml.safe_load((git_site / "mkdocs.yml").read_text())
+    config["hooks"] = ["boom.py"]
+    (git_site / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False))
+    assert mkdocs_build(git_site).returncode != 0
+    site = git_site / "site"
+    assert not list(site.rglob(".*.tmp"))
+    for path in site.rglob("*.md"):  # whatever is there is whole
+        split_view(path.read_text(encoding="utf-8"))
+    index = site / "agentprose.json"
+    assert not index.exists() or json.loads(index.read_text(encoding="utf-8"))["posts"]

@@ -185,7 +185,7 @@ def test_example_project_with_furo(make_app: App, tmp_path: Path) -> None:
     shutil.copytree(Path(__file__).parent.parent / "examples" / "sphinx-site", source)
     out = build(make_app, source)
     outputs = check_site(out, "https://shore.example/notes/", expect_pages=4)
-    signature = ("`shorelib.tide_height(amplitude: float, hours: float, "
+    signature = ("`tidelib.tide_height(amplitude: float, hours: float, "
                  "period: float = 12.42) -> float`")
     assert signature in outputs.views["api.md"][1]
     body = outputs.views["tides.md"][1]
