@@ -316,6 +316,8 @@ def test_project_docs_build_with_the_plugin(tmp_path: Path) -> None:
     assert all("[shallow-clone]" in line for line in warnings), warnings
     assert shallow or not warnings
     outputs = check_site(tmp_path / "site", "https://agentprose.dev/")
+    schema = json.loads((tmp_path / "site/schema/agentprose-1.schema.json").read_text())
+    assert schema["$id"] == "https://agentprose.dev/schema/agentprose-1.schema.json"
     report = check_site_dir(tmp_path / "site")
     assert report.ok and not report.problems, report.to_text()
     table = outputs.views["configuration.md"][1]

@@ -63,3 +63,14 @@ def options_table() -> str:
 
 def on_page_markdown(markdown: str, **_: Any) -> str:
     return markdown.replace(MARKER, options_table())
+
+
+def on_post_build(config: Any, **_: Any) -> None:
+    """Publish the index's JSON Schema at the stable URL its ``$id`` names."""
+    from pathlib import Path
+
+    from agentprose_core.index import SCHEMA_NAME, schema_path
+
+    target = Path(config["site_dir"]) / "schema" / SCHEMA_NAME
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(schema_path().read_bytes())
