@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit golden bench-convert fidelity fuzz clean
+.PHONY: demo test lint typecheck unit golden bench bench-quick bench-convert fidelity fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,14 @@ fuzz: $(STAMP)
 golden: $(STAMP)
 	$(BIN)/pytest tests/test_golden.py --regen-golden
 	git diff --stat -- tests/golden
+
+# Build time, CPU and memory with and without agentprose (and its competitors when they
+# install), on synthetic MkDocs/Material and Sphinx/Furo sites. Never run by the tests.
+bench: $(STAMP)
+	$(BIN)/python bench/perf.py
+
+bench-quick: $(STAMP)
+	$(BIN)/python bench/perf.py --quick
 
 bench-convert: $(STAMP)
 	$(BIN)/python bench/convert.py

@@ -1,0 +1,80 @@
+"""One measured build: wall time, CPU time of the whole process tree, peak RSS.
+
+A build runs as a child process that this process reaps with ``os.wait4``, whose
+``rusage`` is the child's own plus that of every descendant it reaped (Sphinx's
+``-j`` workers, sphinx-llm's second sphinx-build, git). So:
+
+- CPU = ``ru_utime + ru_stime`` of that rusage: the same figure as the delta of
+  ``getrusage(RUSAGE_CHILDREN)`` around the build, but per build;
+- peak RSS = its ``ru_maxrss``: the largest resident set of any one process of the
+  build (not the sum of processes alive at once);
+- wall = ``time.perf_counter`` from spawn to reap.
+
+MkDocs builds run in ``mkdocs_driver.py``, which measures itself the same way
+(``getrusage`` of itself and its children) and reports a cold build and a reload.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+__all__ = ["Sample", "run_measured", "samples_from_driver"]
+
+
+@dataclass
+class Sample:
+    wall: float  # seconds
+    cpu: float  # seconds, user + system, the build's whole process tree
+    rss: int  # KiB, the largest process of the build
+    warnings: int = 0
+    error: str = ""
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def _warnings(text: str) -> int:
+    return sum(1 for line in text.splitlines() if "WARNING" in line or "warning:" in line)
+
+
+def _error(text: str, code: int) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return f"exit {code}: {lines[-1][:200] if lines else ''}"
+
+
+def run_measured(command: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[Sample, str]:
+    """Run ``command`` to its end; its sample and what it printed (stdout + stderr)."""
+    with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as log:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=log,
+                                   stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        log.seek(0)
+        output = log.read()
+    sample = Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, _warnings(output))
+    if process.returncode:
+        sample.error = _error(output, process.returncode)
+    return sample, output
+
+
+def samples_from_driver(sample: Sample, output: str) -> tuple[Sample, Sample]:
+    """The cold build and the reload that ``mkdocs_driver.py`` reported on its last line."""
+    if sample.error:
+        return sample, sample
+    lines = [line for line in output.splitlines() if line.startswith("{")]
+    try:
+        report = json.loads(lines[-1])
+    except (IndexError, ValueError):
+        failed = Sample(sample.wall, sample.cpu, sample.rss, error="no report from driver")
+        return failed, failed
+    warnings = _warnings(output)
+    return (Sample(**report["cold"], warnings=warnings),
+            Sample(**report["reload"], warnings=warnings))

@@ -1,0 +1,67 @@
+"""A cold ``mkdocs build`` and a ``mkdocs serve`` reload, in one process, measured.
+
+    python mkdocs_driver.py CONFIG_FILE SITE_DIR EDITED_PAGE
+
+MkDocs has no incremental build outside ``serve``, and ``serve`` on a change does
+what this does: load the config again (plugin instances are kept, as MkDocs'
+plugin cache does for plugins with ``on_startup``) and call ``build()`` again, all
+pages, in the same warm process. So:
+
+1. cold: from the top of this script (imports of MkDocs and the plugins included)
+   to the end of the first ``build()``, ``on_startup(command="serve")`` first;
+2. reload: one source page edited, then ``load_config()`` + ``build()`` again.
+
+The livereload server is left out (it only watches files and serves them). Prints
+``{"cold": {...}, "reload": {...}}`` on its last line: wall (``perf_counter``),
+CPU (``getrusage`` of this process and its children: git), peak RSS (``ru_maxrss``,
+the high-water mark of this process, so the reload's is at least the cold one's).
+"""
+
+from __future__ import annotations
+
+import time
+
+START = time.perf_counter()
+
+import json  # noqa: E402
+import logging  # noqa: E402
+import resource  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+
+def _usage() -> tuple[float, int]:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return cpu, max(own.ru_maxrss, children.ru_maxrss)
+
+
+def main(config_file: str, site_dir: str, edited: str) -> None:
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    config = load_config(config_file=config_file, site_dir=site_dir)
+    config.plugins.on_startup(command="serve", dirty=False)
+    build(config)
+    cpu, rss = _usage()
+    cold = {"wall": time.perf_counter() - START, "cpu": cpu, "rss": rss}
+
+    page = Path(edited)
+    original = page.read_text(encoding="utf-8")
+    page.write_text(original + "\nA paragraph added for the reload.\n", encoding="utf-8")
+    try:
+        start, (cpu_before, _) = time.perf_counter(), _usage()
+        config = load_config(config_file=config_file, site_dir=site_dir)
+        build(config)
+        cpu, rss = _usage()
+        reload = {"wall": time.perf_counter() - start, "cpu": cpu - cpu_before, "rss": rss}
+    finally:
+        page.write_text(original, encoding="utf-8")
+    config.plugins.on_shutdown()
+    print(json.dumps({"cold": cold, "reload": reload}))
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])

@@ -1,0 +1,54 @@
+"""What each measured build turns on, per kind: bare, agentprose (both engines), rivals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["KINDS", "Variant", "variants_for"]
+
+KINDS = ("mkdocs", "sphinx")
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    package: str  # the pip package it needs beyond the build tools ("" = none)
+    mkdocs: tuple[str, ...] = ()  # plugins: entries after "- search"
+    sphinx: str = ""  # conf.py lines after the shared ones
+    expects: tuple[str, ...] = ()  # files the build must write at the site root
+    note: str = ""
+
+
+_VARIANTS = (
+    Variant("bare", ""),
+    Variant("agentprose", "agentprose",
+            mkdocs=("- agentprose",),
+            sphinx='extensions.append("sphinx_agentprose")\n',
+            expects=("llms.txt", "llms-full.txt", "agentprose.json")),
+    Variant("agentprose-markdownify", "agentprose",
+            mkdocs=("- agentprose:", "    converter: markdownify"),
+            sphinx='extensions.append("sphinx_agentprose")\n'
+                   'agentprose_converter = "markdownify"\n',
+            expects=("llms.txt", "llms-full.txt", "agentprose.json")),
+    # Per-page Markdown for every page (one section whose glob takes all of them) and
+    # llms-full.txt, as its README configures it (sections + full_output).
+    Variant("mkdocs-llmstxt", "mkdocs-llmstxt",
+            mkdocs=("- llmstxt:", "    full_output: llms-full.txt", "    sections:",
+                    "      Docs:", '        - "*.md"'),
+            expects=("llms.txt", "llms-full.txt")),
+    # Its defaults: a second sphinx-build (markdown builder) started in the background
+    # when the HTML build starts, merged into llms.txt / llms-full.txt at the end.
+    Variant("sphinx-llm", "sphinx-llm",
+            sphinx='extensions.append("sphinx_llm.txt")\nllms_txt_full_build = True\n',
+            expects=("llms.txt", "llms-full.txt"),
+            note="spawns a second sphinx-build (its default llms_txt_build_parallel)"),
+)
+
+
+def variants_for(kind: str, names: list[str] | None = None) -> list[Variant]:
+    """The variants that apply to ``kind`` (``bare`` always first), filtered by name."""
+    found = [v for v in _VARIANTS if v.name == "bare"
+             or (v.mkdocs if kind == "mkdocs" else v.sphinx)]
+    if names:
+        found = [v for v in found if v.name == "bare" or v.name in names]
+    return found
