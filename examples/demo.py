@@ -31,7 +31,8 @@ def run(*command: str) -> None:
 def show_outputs(site: Path) -> None:
     print(f"\nAgent outputs in {site.relative_to(ROOT)}/:")
     for path in sorted(site.rglob("*")):
-        hidden = any(part.startswith((".", "_")) for part in path.relative_to(site).parts)
+        parts = path.relative_to(site).parts
+        hidden = any(part.startswith((".", "_")) for part in parts) or parts[0] == "search"
         if path.suffix in (".md", ".json", ".txt") and not hidden:
             print(f"  {path.relative_to(site)}  ({path.stat().st_size:,} bytes)")
 
