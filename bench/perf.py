@@ -68,7 +68,8 @@ def _arguments() -> argparse.Namespace:
                                                    "pages, else 3)")
     parser.add_argument("--jobs", type=_ints, help="Sphinx -j values (default 1,2)")
     parser.add_argument("--variants", help="only these (comma-separated); bare always runs")
-    parser.add_argument("--cli-pages", type=int, help="size of the site for the CLI figure")
+    parser.add_argument("--cli-pages", type=int,
+                        help="size of the site for the CLI figure (0: no CLI figure)")
     parser.add_argument("--json", type=Path, metavar="PATH", help="write every sample")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="work in DIR, kept")
     parser.add_argument("--no-venv", action="store_true",
@@ -77,7 +78,8 @@ def _arguments() -> argparse.Namespace:
     preset = QUICK if arguments.quick else FULL
     arguments.sizes = arguments.sizes or preset["sizes"]
     arguments.jobs = arguments.jobs or preset["jobs"]
-    arguments.cli_pages = arguments.cli_pages or preset["cli_pages"]
+    if arguments.cli_pages is None:
+        arguments.cli_pages = preset["cli_pages"]
     arguments.kinds = [kind for kind in arguments.kinds.split(",") if kind]
     if set(arguments.kinds) - set(KINDS):
         parser.error(f"--kinds: choose from {', '.join(KINDS)}")
@@ -150,6 +152,9 @@ class Bench:
     def mkdocs(self, site: SiteFiles, variant: Variant, edited: Path) -> tuple[Sample, Sample]:
         out = self.work / "out" / f"mkdocs-{variant.name}"
         shutil.rmtree(out, ignore_errors=True)
+        # A cold build has no conversion cache (MkDocs keeps it beside mkdocs.yml; Sphinx
+        # in the doctree folder, which is inside the fresh output folder).
+        shutil.rmtree(site.root / ".cache", ignore_errors=True)
         command = [str(self.env.python), str(DRIVER), str(site.configs[variant.name]),
                    str(out), str(edited)]
         sample, output = run_measured(command, cwd=site.root, env=self.child_env)
@@ -212,6 +217,8 @@ class Bench:
     def cli(self) -> None:
         """``agentprose build`` on copies of a bare Material build: pages per second."""
         pages = self.arguments.cli_pages
+        if not pages:
+            return
         if self.kept is None:
             variants = [v for v in variants_for("mkdocs") if v.name == "bare"]
             site = self.generate("mkdocs", pages, variants)
