@@ -63,45 +63,65 @@ def is_shallow(directory: Path) -> bool:
     return (_git(directory, "rev-parse", "--is-shallow-repository") or "").strip() == "true"
 
 
+def _work_tree(directory: Path) -> tuple[Path, bool] | None:
+    """The repository root and whether the clone is shallow, in one git call."""
+    out = _git(directory, "rev-parse", "--show-toplevel", "--is-shallow-repository")
+    lines = (out or "").splitlines()
+    if len(lines) != 2:
+        return None
+    return Path(lines[0]), lines[1].strip() == "true"
+
+
 def git_history(directory: Path) -> tuple[Path, GitHistory] | None:
     """When each file under ``directory`` last changed, from one ``git log`` pass.
 
     Returns the repository root and a map of root-relative paths to times, or None
     when ``directory`` is not in a git work tree (or git is missing).
     """
-    root = _git(directory, "rev-parse", "--show-toplevel")
-    if root is None:
-        return None
+    found = _work_tree(directory)
+    return None if found is None else (found[0], _history(directory))
+
+
+def _history(directory: Path) -> GitHistory:
     log = _git(directory, "log", "--no-renames", "--format=%x00%ct", "--name-only", "--", ".")
-    if log is None:
-        return None
     history: GitHistory = {}
     when = ""
-    for line in log.splitlines():
+    for line in (log or "").splitlines():
         if line.startswith("\0"):
             when = _format(dt.datetime.fromtimestamp(int(line[1:]), dt.timezone.utc))
         elif line and line not in history:
             history[line] = when
-    return Path(root.strip()), history
+    return history
 
 
 class LastChanged:
     """When source files last changed: git history read once, else file times.
 
+    Git runs on the first question, not before: a rebuild that writes no page runs none.
     ``notes()`` tells the user, once per build, when dates came from file times (not
     in git) or from a shallow clone (where every file gets the same date).
     """
 
     def __init__(self, directory: Path) -> None:
-        history = git_history(directory)
-        self._root: Path | None = history[0].resolve() if history else None
-        self._history: GitHistory = history[1] if history else {}
-        self._shallow = bool(history) and is_shallow(directory)
         self._directory = directory
+        self._loaded = False
+        self._root: Path | None = None
+        self._history: GitHistory = {}
+        self._shallow = False
         self._from_mtime: list[str] = []
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        found = _work_tree(self._directory)
+        if found is not None:
+            self._root, self._shallow = found[0].resolve(), found[1]
+            self._history = _history(self._directory)
 
     def of(self, path: Path) -> str:
         """The time ``path`` last changed, as ``YYYY-MM-DDTHH:MM:SSZ``."""
+        self._load()
         resolved = path.resolve()
         if self._root is not None and self._root in resolved.parents:
             found = self._history.get(resolved.relative_to(self._root).as_posix())
@@ -112,6 +132,7 @@ class LastChanged:
 
     def latest(self) -> str:
         """The newest time in the history, for pages a plugin generates from no file."""
+        self._load()
         if self._history:
             return max(self._history.values())
         return _format(dt.datetime.fromtimestamp(self._directory.stat().st_mtime, dt.timezone.utc))

@@ -12,7 +12,6 @@ from urllib.parse import urlsplit
 
 from .diagnostics import Diagnostic
 from .frontmatter import render_view
-from .hosting import host_files
 from .index import check_pages, iter_index_chunks
 from .llmstxt import iter_llms_full_txt, render_llms_txt
 from .output import safe_target, write_atomic
@@ -93,10 +92,14 @@ def publish(
     if settings.llms_full_txt:
         emit(LLMS_FULL_NAME, _capped_full(site, kept, settings.llms_full_max_bytes,
                                           result.diagnostics))
-    views_written = [output_path(page.markdown_url, base) for page in kept]
-    for name, text in host_files(settings.host, base_path=urlsplit(base).path,
-                                 view_layout=settings.view_layout, views=views_written).items():
-        emit(name, text)
+    if settings.host != "none":
+        from .hosting import host_files  # imported only for a build that asks for it
+
+        views_written = [output_path(page.markdown_url, base) for page in kept]
+        for name, text in host_files(settings.host, base_path=urlsplit(base).path,
+                                     view_layout=settings.view_layout,
+                                     views=views_written).items():
+            emit(name, text)
     return result
 
 

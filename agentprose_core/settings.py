@@ -55,6 +55,12 @@ class Settings:
         "Keep converted pages in a cache (MkDocs: `.cache/agentprose` beside `mkdocs.yml`; "
         "Sphinx: the doctree folder) so unchanged pages are not converted again.",
     )
+    workers: bool = _opt(
+        True,
+        "Convert pages in background processes on the build machine's spare CPUs while the "
+        "build renders the rest (MkDocs and `agentprose build`; Sphinx uses its own `-j`). "
+        "Starts only when more than 16 pages need converting.",
+    )
     index: bool = _opt(True, "Write `agentprose.json` at the site root.")
     index_markdown: bool = _opt(
         True, "Put each page's full Markdown into `agentprose.json` (`markdown_url` stays)."
@@ -137,6 +143,7 @@ _KIND: dict[str, type | tuple[type, ...]] = {
     "content_selector": (str, type(None)),
     "exclude": (list, tuple),
     "cache": bool,
+    "workers": bool,
     "index": bool,
     "index_markdown": bool,
     "index_max_bytes": (int, type(None)),

@@ -17,12 +17,13 @@ from .records import make_record
 from .urls import check_unique_views, page_key, view_url
 
 if TYPE_CHECKING:
+    from .convert import Conversion
     from .dates import LastChanged
     from .diagnostics import Diagnostic
     from .model import PageRecord
     from .settings import Settings
 
-__all__ = ["Assembled", "CollectedPage", "build_records", "is_excluded"]
+__all__ = ["Assembled", "CollectedPage", "build_records", "is_excluded", "is_source_excluded"]
 
 
 @dataclass(frozen=True)
@@ -64,11 +65,14 @@ def _llms_sections(
     ]
 
 
+def is_source_excluded(source: str, patterns: Sequence[str]) -> bool:
+    """True for a source path that an ``exclude`` glob leaves out."""
+    return any(fnmatch.fnmatch(source, pattern) for pattern in patterns)
+
+
 def is_excluded(facts: PageFacts, source: str, patterns: Sequence[str]) -> bool:
     """True for pages that get no agent output: ``agentprose: false``, drafts, globs."""
-    if facts.excluded or facts.draft:
-        return True
-    return any(fnmatch.fnmatch(source, pattern) for pattern in patterns)
+    return facts.excluded or facts.draft or is_source_excluded(source, patterns)
 
 
 def build_records(
@@ -79,11 +83,14 @@ def build_records(
     lang: str | None,
     last_changed: LastChanged,
     cache: ConversionCache | None = None,
+    converted: Callable[[Mapping[str, str]], Mapping[str, Conversion]] | None = None,
 ) -> Assembled:
     """Convert every page that gets a view and make its record, in reading order.
 
     Links between pages point to agent views only among the pages kept here, so an
     excluded page is not linked from any output. prev/next follow the pages in the nav.
+    ``converted``, given the final site map, returns the pages already converted for
+    it (by page URL), as :class:`~.background.BackgroundConversions` does.
     """
     notes: list[Diagnostic] = []
     kept: list[tuple[CollectedPage, PageFacts]] = []
@@ -98,9 +105,10 @@ def build_records(
     in_nav = [p.url for p, _ in kept if p.in_nav]
     neighbours = {url: (in_nav[i - 1] if i else None, in_nav[i + 1] if i + 1 < len(in_nav)
                         else None) for i, url in enumerate(in_nav)}
+    ready = converted(views) if converted is not None else {}
     records = []
     for page, facts in kept:
-        conversion = convert_cached(
+        conversion = ready.get(page.url) or convert_cached(
             page.content_html, page_url=page.url, site_map=views, settings=settings,
             source_fences=page.source_fences, cache=cache, site=digest,
         )

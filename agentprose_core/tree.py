@@ -6,9 +6,12 @@ import re
 from collections.abc import Collection, Iterable
 from functools import lru_cache
 from html import unescape as html_unescape
+from typing import TYPE_CHECKING
 
 from lxml import etree
-from lxml.cssselect import CSSSelector
+
+if TYPE_CHECKING:
+    from lxml.cssselect import CSSSelector
 
 Element = etree._Element
 """A plain lxml element: the ``lxml.html`` classes cost twice as much per element."""
@@ -46,6 +49,8 @@ __all__ = [
 
 @lru_cache(maxsize=512)
 def _compiled(selector: str) -> CSSSelector:
+    from lxml.cssselect import CSSSelector  # imported on first use: most pages need none
+
     return CSSSelector(selector)
 
 
@@ -210,6 +215,23 @@ INDEXED_CLASSES = frozenset({
     "footnote-ref", "footnote-reference", "footnote", "footnote-list", "citation",
     "citation-list", "classifier", "task-list-control", "task-list-indicator",
 })
+_CLASS_LISTS: dict[str, tuple[str, ...]] = {}
+
+
+def _indexed_classes(names: str) -> tuple[str, ...]:
+    """The indexed classes in a class attribute; pages repeat a few hundred values."""
+    found = _CLASS_LISTS.get(names)
+    if found is None:
+        if len(_CLASS_LISTS) >= 8192:
+            _CLASS_LISTS.clear()
+        found = _CLASS_LISTS[names] = tuple(sorted(INDEXED_CLASSES.intersection(names.split())))
+    return found
+
+
+def _indexed_attributes(names: Collection[str | bytes]) -> tuple[str, ...]:
+    return tuple(name for name in INDEXED_ATTRIBUTES if name in names)
+
+
 class ElementIndex:
     """A content tree's elements by tag, class and attribute, gathered in one pass.
 
@@ -226,14 +248,17 @@ class ElementIndex:
         self._tags: dict[str, list[Element]] = {}
         self._classes: dict[str, list[Element]] = {}
         self._attributes: dict[str, list[Element]] = {}
+        # One walk; most elements are Pygments tokens with one class, so each costs one
+        # attribute-name list, one attribute read and one dict lookup.
         for position, element in enumerate(root.iter()):
             tag = element.tag
             if not isinstance(tag, str):
                 continue  # a comment or processing instruction
-            names = element.get("class")
-            wanted = INDEXED_CLASSES.intersection(names.split()) if names else ()
-            marked = [name for name in INDEXED_ATTRIBUTES if element.get(name) is not None]
-            if tag not in INDEXED_TAGS and not wanted and not marked:
+            names = element.keys()
+            has_class = "class" in names
+            wanted = _indexed_classes(element.get("class", "")) if has_class else ()
+            marked = _indexed_attributes(names) if len(names) > has_class else ()
+            if not (wanted or marked or tag in INDEXED_TAGS):
                 continue
             self._position[element] = position
             self._tags.setdefault(tag, []).append(element)

@@ -26,6 +26,8 @@ class AgentproseConfig(base.Config):
     """Glob patterns of source paths (`drafts/*`) to leave out of every output."""
     cache = c.Type(bool, default=True)
     """Keep converted pages in `.cache/agentprose` beside `mkdocs.yml`."""
+    workers = c.Type(bool, default=True)
+    """Convert pages in background processes on spare CPUs while MkDocs renders."""
     index = c.Type(bool, default=True)
     """Write `agentprose.json` at the site root."""
     index_markdown = c.Type(bool, default=True)

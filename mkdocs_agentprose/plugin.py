@@ -1,8 +1,8 @@
 """``plugins: [agentprose]``: hooks that hand each page to the core and write at the end.
 
-Pages are collected as MkDocs renders them and converted in ``on_post_build``, once
-every page's front matter is known, so that a page excluded by its front matter is
-not linked from any other page's view.
+Pages are handed to background workers as MkDocs renders them (``on_page_content``)
+and their records made in ``on_env``, once every page's front matter is known, so that
+a page excluded by its front matter is not linked from any other page's view.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
 from agentprose_core import __version__
+from agentprose_core.background import BackgroundConversions, worker_count
 from agentprose_core.cache import ConversionCache
 from agentprose_core.codeblocks import fences_of
 from agentprose_core.dates import LastChanged
@@ -25,8 +26,8 @@ from agentprose_core.model import SiteRecord
 from agentprose_core.pagemeta import normalize_lang
 from agentprose_core.publish import publish
 from agentprose_core.settings import Settings, settings_from_mapping
-from agentprose_core.sitepages import Assembled, CollectedPage, build_records
-from agentprose_core.urls import base_url_of
+from agentprose_core.sitepages import Assembled, CollectedPage, build_records, is_source_excluded
+from agentprose_core.urls import base_url_of, page_key, view_url
 
 from .config import AgentproseConfig
 
@@ -73,6 +74,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.site: SiteRecord | None = None
         self.assembled: Assembled | None = None
         self.last_changed: LastChanged | None = None
+        self.cache: ConversionCache | None = None
+        self.background: BackgroundConversions | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         if command == "serve":  # the dev server takes content types from mimetypes
@@ -93,12 +96,23 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.base_url = base_url_of(config.site_url)
         self.pages, self.fences, self.order, self.in_nav = {}, {}, [], set()  # serve reuses us
         self.records, self.site, self.assembled, self.last_changed = {}, None, None, None
+        self.cache = self._cache(config)
         return None
 
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> None:
-        if self.config.enabled:
-            self.order = [page.file.src_uri for page in nav.pages]
-            self.in_nav = set(self.order)  # asked once per page: a set, not the list
+        if not self.config.enabled:
+            return
+        self.order = [page.file.src_uri for page in nav.pages]
+        self.in_nav = set(self.order)  # asked once per page: a set, not the list
+        urls = [self.base_url + file.url for file in files.documentation_pages()
+                if not is_source_excluded(file.src_uri, self.settings.exclude)]
+        layout = self.settings.view_layout
+        self._close_background()
+        self.background = BackgroundConversions(
+            site_map={page_key(url): view_url(url, self.base_url, layout) for url in urls},
+            settings=self.settings, cache=self.cache,
+            workers=worker_count() if self.settings.workers else 0,
+        )
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
@@ -112,7 +126,10 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
         if self.config.enabled:
-            self.pages[page.file.src_uri] = self._collect(page, html)
+            collected = self.pages[page.file.src_uri] = self._collect(page, html)
+            if self.background is not None:
+                self.background.submit(html, page_url=collected.url,
+                                       source_fences=collected.source_fences)
         return None
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> None:
@@ -122,16 +139,21 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             return
         self.last_changed = LastChanged(Path(config.docs_dir))
         lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
-        cache = self._cache(config)
         try:
             self.assembled = build_records(
                 self._reading_order(), base_url=self.base_url, settings=self.settings,
-                lang=lang, last_changed=self.last_changed, cache=cache,
+                lang=lang, last_changed=self.last_changed, cache=self.cache,
+                converted=self.background.results if self.background else None,
             )
         except AgentproseError as error:
             raise PluginError(f"agentprose: {error}") from error
-        if cache is not None:
-            cache.prune()
+        finally:
+            if self.background is not None:
+                log.debug("%d pages converted in background processes",
+                          self.background.converted_in_background)
+            self._close_background()
+        if self.cache is not None:
+            self.cache.prune()
         self.records = {record.url: record for record in self.assembled.records}
         self.site = SiteRecord(
             name=config.site_name, url=self.base_url,
@@ -162,6 +184,17 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         notes = self.assembled.diagnostics + published.diagnostics
         _log(notes + (self.last_changed.notes() if self.last_changed else []))
         log.info("%d agent views, %d files written", len(published.pages), len(published.files))
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._close_background()
+
+    def on_shutdown(self) -> None:
+        self._close_background()
+
+    def _close_background(self) -> None:
+        if self.background is not None:
+            self.background.close()
+            self.background = None
 
     def _cache(self, config: MkDocsConfig) -> ConversionCache | None:
         if not self.settings.cache:

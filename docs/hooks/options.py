@@ -10,7 +10,7 @@ from agentprose_core.settings import Option, options
 MARKER = "<!-- agentprose-options -->"
 _EXAMPLES: dict[str, Any] = {
     "enabled": False, "converter": "markdownify", "view_layout": "directory",
-    "content_selector": "main .content", "exclude": ["drafts/*"], "cache": False,
+    "content_selector": "main .content", "exclude": ["drafts/*"], "cache": False, "workers": False,
     "index": True, "index_markdown": False, "index_max_bytes": 20_000_000, "llms_txt": True,
     "llms_full_txt": True, "llms_full_max_bytes": 5_000_000, "discovery_links": True,
     "json_ld": False, "article_type": "Article", "host": "netlify",
