@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .head import add_to_head, discovery_tags, head_of
@@ -12,7 +13,9 @@ if TYPE_CHECKING:
     from .model import PageRecord, SiteRecord
     from .settings import Settings
 
-__all__ = ["decorate_page", "head_additions"]
+__all__ = ["decorate_page", "decorate_text", "head_additions"]
+
+_HEAD_CLOSE = re.compile(r"</head\s*>", re.IGNORECASE)
 
 _DISCOVERY_MARKER = 'rel="agentprose-index"'
 
@@ -42,3 +45,17 @@ def decorate_page(
     tags = head_additions(head_of(document), page, site, settings, kind=kind)
     changed = add_to_head(document, tags)
     return None if changed == document else changed
+
+
+def decorate_text(
+    document: str, page: PageRecord, site: SiteRecord, settings: Settings,
+    *, kind: str | None = None,
+) -> str | None:
+    """:func:`decorate_page` for a document a build tool holds as text: no encoding of
+    the whole page (a Material page with a large nav is hundreds of kilobytes)."""
+    close = _HEAD_CLOSE.search(document)
+    if close is None:
+        return None
+    head = document[: close.start()]
+    tags = head_additions(head, page, site, settings, kind=kind)
+    return f"{head}{tags}\n{document[close.start():]}" if tags else None

@@ -20,7 +20,7 @@ from agentprose_core.background import BackgroundConversions, worker_count
 from agentprose_core.cache import ConversionCache
 from agentprose_core.codeblocks import fences_of
 from agentprose_core.dates import LastChanged
-from agentprose_core.decorate import decorate_page
+from agentprose_core.decorate import decorate_text
 from agentprose_core.errors import AgentproseError, ConfigError
 from agentprose_core.model import SiteRecord
 from agentprose_core.pagemeta import normalize_lang
@@ -166,9 +166,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         if not (self.config.enabled and record and self.site):
             return None
         kind = "BlogPosting" if type(page).__name__ == "Post" else None  # Material's blog
-        changed = decorate_page(output.encode("utf-8"), record, self.site, self.settings,
-                                kind=kind)
-        return None if changed is None else changed.decode("utf-8")
+        return decorate_text(output, record, self.site, self.settings, kind=kind)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not (self.config.enabled and self.site and self.assembled):

@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 import yaml
 
+from agentprose_core.decorate import decorate_page, decorate_text
 from agentprose_core.jsonld import article_data, head_tags, script_tag
 from agentprose_core.model import PageRecord, SiteRecord
+from agentprose_core.settings import Settings
 
 from .outputs import check_site, split_view
 from .sites import write_tree
@@ -130,3 +132,16 @@ def test_sphinx_furo(make_app: Any, tmp_path: Path, opengraph: bool) -> None:
         metas = _tags(html)[1]
         og_types = [value for prop, value in metas if prop == "og:type"]
         assert og_types == (["website"] if opengraph else ["article"])
+
+
+@pytest.mark.parametrize("document", [
+    "<html><head><title>T</title></head><body><p>é</p></body></html>",
+    "<HTML><HEAD ><meta charset=utf-8></HEAD ><body>x</body></HTML>",
+    '<html><head><link rel="agentprose-index" href="/x.json"></head><body></body></html>',
+    '<html><head><script type="application/ld+json">{}</script></head></html>',
+    "<html><body>no head</body></html>",
+])
+def test_decorating_text_equals_decorating_bytes(document: str) -> None:
+    as_bytes = decorate_page(document.encode("utf-8"), PAGE, SITE, Settings())
+    as_text = decorate_text(document, PAGE, SITE, Settings())
+    assert as_text == (None if as_bytes is None else as_bytes.decode("utf-8"))
