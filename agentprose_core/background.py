@@ -16,20 +16,14 @@ Results are the same bytes an in-process conversion gives.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import pickle
-import queue
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 from .cache import cache_key, site_digest
 from .convert import Conversion, convert_fragment
+from .pool import WorkerPool
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -122,79 +116,8 @@ def convert_speculatively(build: Build, task: Task) -> Speculative:
     return Speculative(conversion, frozenset(recorder.asked))
 
 
-Answer = tuple[str, "Speculative | None"]
-_DONE = ("", None)
-
-
-class _Worker:
-    """One ``python -m agentprose_core.worker`` process, fed and read by two threads.
-
-    A process of our own rather than a ``multiprocessing`` pool: a pool's "spawn" start
-    runs the build's main script again in every worker, and a build script without an
-    ``if __name__ == "__main__"`` guard would build the whole site once more in each.
-    The threads keep the build from ever waiting on a full pipe.
-    """
-
-    def __init__(self, build: Build, answers: queue.Queue[Answer]) -> None:
-        package_parent = str(Path(__file__).resolve().parent.parent)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "agentprose_core.worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                [package_parent, *filter(None, [os.environ.get("PYTHONPATH")])])},
-        )
-        self._outbox: queue.Queue[object] = queue.Queue()
-        self._outbox.put(list(sys.path))  # the user's hook modules import as they do here
-        self._outbox.put(build)
-        threading.Thread(target=self._write, daemon=True).start()
-        threading.Thread(target=self._read, args=(answers,), daemon=True).start()
-
-    def submit(self, task: Task) -> None:
-        self._outbox.put(task)
-
-    def finish(self) -> None:
-        """No more tasks: the worker answers the ones it has, then exits."""
-        self._outbox.put(None)
-
-    def _write(self) -> None:
-        pipe = self.process.stdin
-        assert pipe is not None
-        try:
-            while True:
-                message = self._outbox.get()
-                pickle.dump(message, pipe, protocol=pickle.HIGHEST_PROTOCOL)
-                pipe.flush()
-                if message is None:
-                    break
-        except (OSError, ValueError):
-            pass  # the worker is gone: its reader reports it done, the caller converts
-        finally:
-            _close(pipe)
-
-    def _read(self, answers: queue.Queue[Answer]) -> None:
-        pipe = self.process.stdout
-        assert pipe is not None
-        try:
-            while True:
-                answers.put(pickle.load(pipe))
-        except (EOFError, OSError, ValueError, pickle.UnpicklingError):
-            pass
-        finally:
-            _close(pipe)
-            answers.put(_DONE)
-
-    def stop(self) -> None:
-        self.finish()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
-def _close(pipe: IO[bytes]) -> None:
-    with contextlib.suppress(OSError):
-        pipe.close()
+def _build_of(build: Build) -> Build:
+    return build  # a worker's setup: it keeps the build for every task
 
 
 class BackgroundConversions:
@@ -214,11 +137,11 @@ class BackgroundConversions:
         self.build = Build(dict(site_map), settings, cache)
         self.workers = workers
         self.digest = site_digest(self.build.site_map)
-        self._answers: queue.Queue[Answer] = queue.Queue()
-        self._pool: list[_Worker] = []
+        self._pool: WorkerPool | None = None
         self._waiting: list[Task] = []
-        self._sent = 0
+        self._tickets: dict[int, str] = {}
         self.converted_in_background = 0
+        self.kept = 0  # of those, how many held for the final site map
         self._ready: dict[str, Speculative] = {}
 
     def submit(
@@ -237,39 +160,36 @@ class BackgroundConversions:
         if self.workers < 1:
             return
         self._waiting.append(Task(fragment, page_url, tuple(source_fences), key))
-        if not self._pool and len(self._waiting) <= MIN_PAGES:
+        if self._pool is None and len(self._waiting) <= MIN_PAGES:
             return
-        if not self._pool:
-            self._pool = [_Worker(self.build, self._answers) for _ in range(self.workers)]
-        for task in self._waiting:
-            self._pool[self._sent % len(self._pool)].submit(task)
-            self._sent += 1
+        if self._pool is None:
+            self._pool = WorkerPool(self.workers, _build_of, self.build)
+        for waiting in self._waiting:
+            self._tickets[self._pool.submit(convert_speculatively, waiting)] = waiting.page_url
         self._waiting.clear()
 
     def results(self, site_map: Mapping[str, str]) -> dict[str, Conversion]:
         """The conversions that hold for the final ``site_map``, by page URL, once the
         workers are done. Pages missing from the answer are the caller's to convert."""
-        for worker in self._pool:
-            worker.finish()
-        running = len(self._pool)
-        while running:
-            page_url, found = self._answers.get()
-            if found is not None:
-                self._ready[page_url] = found
+        answers = self._pool.gather() if self._pool is not None else {}
+        for ticket, found in answers.items():
+            if isinstance(found, Speculative):
+                self._ready[self._tickets[ticket]] = found
                 self.converted_in_background += 1
-            elif not page_url:
-                running -= 1
         self.close()
         old = self.build.site_map
         changed = {key for key in set(site_map) | set(old) if site_map.get(key) != old.get(key)}
-        return {
+        kept = {
             url: found.conversion for url, found in self._ready.items()
             if not changed or (found.asked is not None and not found.asked & changed)
         }
+        self.kept = sum(1 for url in kept if self._ready[url].asked is not None)
+        return kept
 
     def close(self) -> None:
         """Stop the workers and forget the pages handed over."""
-        for worker in self._pool:
-            worker.stop()
-        self._pool.clear()
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        self._tickets.clear()
         self._waiting.clear()

@@ -40,6 +40,7 @@ __all__ = [
     "decode",
     "has_view",
     "parse_page",
+    "without_large_navs",
 ]
 
 
@@ -195,6 +196,42 @@ def parse_page(
             element.drop_tree()
     diagnostics.extend(meta_diagnostics)
     return ExtractedPage(content, meta, tuple(diagnostics), no_view)
+
+
+LARGE_NAV = 16384
+"""A ``<nav>`` longer than this many characters is a site's navigation, not content."""
+_NAV_OR_OPAQUE = re.compile(
+    r"<(/?)nav(?=[\s/>])[^>]*>|<script\b.*?</script\s*>|<style\b.*?</style\s*>|<!--.*?-->",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def without_large_navs(text: str) -> str:
+    """``text`` with each outermost ``<nav>`` longer than :data:`LARGE_NAV` emptied.
+
+    Themes such as Material render the whole site's navigation into every page: on a
+    1,000-page site that is most of each page's bytes, and parsing it costs far more
+    than the content. The element stays, empty, with its attributes. Scripts, styles
+    and comments are skipped over, so a ``<nav`` inside them is not taken for a tag.
+    """
+    pieces: list[str] = []
+    depth = 0
+    opened = (0, 0)  # where the outermost open <nav ...> starts and ends
+    kept_until = 0
+    for match in _NAV_OR_OPAQUE.finditer(text):
+        if match.group(0)[1:4].lower() not in ("nav", "/na"):
+            continue
+        if match.group(1) != "/":
+            if depth == 0:
+                opened = (match.start(), match.end())
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0 and match.end() - opened[0] > LARGE_NAV:
+                pieces.append(text[kept_until : opened[1]])
+                kept_until = match.start()
+    pieces.append(text[kept_until:])
+    return "".join(pieces)
 
 
 def has_view(page: ExtractedPage, *, honor_noindex: bool = True) -> bool:

@@ -7,24 +7,28 @@ else from git, else from the file's modification time (with a warning).
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from . import __version__
-from .convert import convert_fragment
+from .background import MIN_PAGES
+from .convert import Conversion, convert_fragment
 from .dates import LastChanged
 from .decorate import decorate_page
 from .diagnostics import Diagnostic, unique
 from .errors import InputError
-from .extract import has_view, parse_page
+from .extract import decode, has_view, parse_page, without_large_navs
 from .llmstxt import summarize
 from .model import PageRecord, SiteRecord
 from .navorder import NavEntry, rendered_nav
 from .output import write_atomic
+from .pool import WorkerPool, run_all
 from .publish import publish
 from .tree import to_html
 from .urls import base_url_of, check_unique_views, is_on_site, page_key, view_url
@@ -101,23 +105,26 @@ def _check_inputs(site_dir: Path, base_url: str) -> str:
     return base_url_of(base_url)
 
 
+def _read_page(_state: object, site_dir: Path, relative: str, base: str,
+               content_selector: str | None, with_nav: bool) -> _Found:
+    """One built page, extracted; a worker's task. Only the page asked for its nav (the
+    first) is parsed whole: the others' large navigations are left out unparsed."""
+    url = page_url_for(relative, base)
+    text = decode((site_dir / relative).read_bytes())
+    extracted = parse_page(text if with_nav else without_large_navs(text), url=url,
+                           content_selector=content_selector)
+    content = to_html(extracted.content) if extracted.content is not None else ""
+    nav: tuple[NavEntry, ...] = ()
+    if with_nav and extracted.content is not None:
+        nav = tuple(rendered_nav(extracted.content.getroottree().getroot(), url))
+    return _Found(relative, url, dataclasses.replace(extracted, content=None), content, nav)
+
+
 def _read(site_dir: Path, relatives: Sequence[str], base: str, settings: Settings,
-          progress: Callable[[int, int], None] | None) -> list[_Found]:
-    found: list[_Found] = []
-    for number, relative in enumerate(relatives, 1):
-        url = page_url_for(relative, base)
-        extracted = parse_page(
-            (site_dir / relative).read_bytes(), url=url,
-            content_selector=settings.content_selector,
-        )
-        content = to_html(extracted.content) if extracted.content is not None else ""
-        nav: tuple[NavEntry, ...] = ()
-        if not found and extracted.content is not None:  # the first page shows the nav
-            nav = tuple(rendered_nav(extracted.content.getroottree().getroot(), url))
-        found.append(_Found(relative, url, extracted, content, nav))
-        if progress:
-            progress(number, len(relatives))
-    return found
+          pool: WorkerPool | None) -> list[_Found]:
+    calls = [(site_dir, relative, base, settings.content_selector, number == 0)
+             for number, relative in enumerate(relatives)]
+    return run_all(pool, _read_page, calls)
 
 
 def _site_record(found: Sequence[_Found], base: str, settings: Settings) -> SiteRecord:
@@ -189,7 +196,30 @@ def build_site(
     if not relatives:
         raise InputError(f"No HTML pages in {site_dir}: is it the folder of the built site?")
     result = BuildResult()
-    read = _read(site_dir, relatives, base, settings, progress)
+    pool = _pool(len(relatives), settings)
+    try:
+        return _build(site_dir, relatives, base, settings, result, pool=pool,
+                      dry_run=dry_run, source_dir=source_dir, progress=progress)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _pool(pages: int, settings: Settings) -> WorkerPool | None:
+    """Worker processes for a site worth them: all CPUs (this process mostly waits)."""
+    workers = min(os.cpu_count() or 1, 4)
+    if not settings.workers or workers < 2 or pages <= MIN_PAGES:
+        return None
+    return WorkerPool(workers, dict)
+
+
+def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settings,
+           result: BuildResult, *, pool: WorkerPool | None, dry_run: bool,
+           source_dir: Path | None, progress: Callable[[int, int], None] | None,
+           ) -> BuildResult:
+    read = _read(site_dir, relatives, base, settings, pool)
+    if progress:
+        progress(len(read), len(read))
     paths = {f.url: f.relative for f in read}
     found, nav_sections = _in_nav_order([f for f in read if has_view(f.extracted)], read[0].nav)
     for page in found:
@@ -198,7 +228,8 @@ def build_site(
     check_unique_views(views)
     site = _site_record(found, base, settings)
     records = _records(site_dir, found, base=base, views=views, settings=settings, site=site,
-                       result=result, source_dir=source_dir, nav_sections=nav_sections)
+                       result=result, source_dir=source_dir, nav_sections=nav_sections,
+                       pool=pool)
     published = publish(site_dir, site, records, settings=settings,
                         generator=f"agentprose {__version__} (cli)", dry_run=dry_run)
     result.diagnostics.extend(published.diagnostics)
@@ -207,8 +238,9 @@ def build_site(
     result.pages = len(published.pages)
     result.diagnostics = unique(result.diagnostics)
     if not dry_run:
-        for record in published.pages:
-            result.bytes_written += _decorate(site_dir, paths[record.url], record, site, settings)
+        calls = [(site_dir, paths[record.url], record, site, settings)
+                 for record in published.pages]
+        result.bytes_written += sum(run_all(pool, _decorate, calls))
     return result
 
 
@@ -254,8 +286,13 @@ def _records(
     result: BuildResult,
     source_dir: Path | None,
     nav_sections: dict[str, tuple[str, ...]] | None,
+    pool: WorkerPool | None,
 ) -> list[PageRecord]:
     modified = LastChanged(source_dir or site_dir)
+    state = {"views": views, "settings": settings}
+    if pool is not None:
+        pool.broadcast(_remember, state)
+    conversions = run_all(pool, _convert, [(f.content_html, f.url) for f in found], state=state)
     sections = nav_sections if nav_sections is not None else _sections(found, base)
     listed = [f for f in found if nav_sections is None or page_key(f.url) in nav_sections]
     neighbours = {
@@ -264,9 +301,7 @@ def _records(
         for i, page in enumerate(listed)
     }
     records = []
-    for page in found:
-        conversion = convert_fragment(page.content_html, page_url=page.url, site_map=views,
-                                      settings=settings)
+    for page, conversion in zip(found, conversions, strict=True):
         result.diagnostics.extend(conversion.diagnostics)
         meta = page.extracted.meta
         if meta.canonical and not is_on_site(meta.canonical, base):
@@ -298,8 +333,17 @@ def _records(
     return records
 
 
-def _decorate(site_dir: Path, relative: str, record: PageRecord, site: SiteRecord,
-              settings: Settings) -> int:
+def _remember(state: dict[str, Any], values: dict[str, Any]) -> None:
+    state.update(values)  # a worker's task: what the next tasks share
+
+
+def _convert(state: dict[str, Any], content_html: str, url: str) -> Conversion:
+    return convert_fragment(content_html, page_url=url, site_map=state["views"],
+                            settings=state["settings"])
+
+
+def _decorate(_state: object, site_dir: Path, relative: str, record: PageRecord,
+              site: SiteRecord, settings: Settings) -> int:
     path = site_dir / relative
     changed = decorate_page(path.read_bytes(), record, site, settings)
     return 0 if changed is None else write_atomic(path, changed)

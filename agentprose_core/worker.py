@@ -1,10 +1,9 @@
-"""``python -m agentprose_core.worker``: converts pages for :mod:`.background`.
+"""``python -m agentprose_core.worker``: one process of a :class:`.pool.WorkerPool`.
 
-Reads pickled messages on stdin (the parent's ``sys.path``, a ``Build``, then
-``Task`` after ``Task`` until None) and answers each task on stdout with
-``(page_url, Speculative)``, or ``(page_url, None)`` when the conversion failed (the
-build then converts that page itself and reports what went wrong). Whatever user code
-prints goes to stderr: stdout carries only answers.
+Reads pickled messages on stdin: the parent's ``sys.path``, then ``(setup, args)``,
+then ``(ticket, function, args)`` tasks until None. Answers each task on stdout with
+``(ticket, function(setup value, *args))``, or ``(ticket, Failed(...))`` when it
+raised. Whatever user code prints goes to stderr: stdout carries only answers.
 """
 
 from __future__ import annotations
@@ -17,21 +16,23 @@ __all__ = ["main"]
 
 
 def main() -> int:
-    """Serve one build's tasks, then exit."""
+    """Serve tasks until the parent says there are no more."""
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # prints of preprocess hooks
     tasks = sys.stdin.buffer
-    sys.path[:] = pickle.load(tasks)  # our parent process writes every message
+    sys.path[:] = pickle.load(tasks)  # our own parent process writes every message
 
-    from .background import convert_speculatively
+    from .pool import Failed
 
-    build = pickle.load(tasks)
-    while (task := pickle.load(tasks)) is not None:
+    setup, setup_args = pickle.load(tasks)
+    state = setup(*setup_args)
+    while (message := pickle.load(tasks)) is not None:
+        ticket, function, args = message
         try:
-            answer = convert_speculatively(build, task)
-        except Exception:
-            answer = None  # the parent converts this page again and reports the error
-        pickle.dump((task.page_url, answer), answers, protocol=pickle.HIGHEST_PROTOCOL)
+            answer = function(state, *args)
+        except Exception as error:  # the parent does this task again, in-process
+            answer = Failed(f"{type(error).__name__}: {error}")
+        pickle.dump((ticket, answer), answers, protocol=pickle.HIGHEST_PROTOCOL)
         answers.flush()
     answers.close()
     return 0

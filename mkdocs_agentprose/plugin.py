@@ -104,7 +104,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             return
         self.order = [page.file.src_uri for page in nav.pages]
         self.in_nav = set(self.order)  # asked once per page: a set, not the list
-        urls = [self.base_url + file.url for file in files.documentation_pages()
+        urls = [self.base_url + (file.page.url if file.page else file.url)  # "./" -> ""
+                for file in files.documentation_pages()
                 if not is_source_excluded(file.src_uri, self.settings.exclude)]
         layout = self.settings.view_layout
         self._close_background()
@@ -149,8 +150,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             raise PluginError(f"agentprose: {error}") from error
         finally:
             if self.background is not None:
-                log.debug("%d pages converted in background processes",
-                          self.background.converted_in_background)
+                log.debug("%d pages converted in background processes, %d of them kept",
+                          self.background.converted_in_background, self.background.kept)
             self._close_background()
         if self.cache is not None:
             self.cache.prune()

@@ -55,7 +55,7 @@ def _in_process(number: int, site_map: dict[str, str]) -> object:
 def test_worker_results_equal_in_process_conversions() -> None:
     final = _site_map(with_gone=True)
     background, found = _run(1, final)
-    assert background.converted_in_background == COUNT
+    assert background.converted_in_background == background.kept == COUNT
     assert found == {_url(n): _in_process(n, final) for n in range(COUNT)}
 
 
@@ -87,7 +87,7 @@ def test_a_killed_worker_leaves_its_pages_to_the_caller() -> None:
                                        cache=None, workers=1)
     for number in range(COUNT):
         background.submit(_fragment(number), page_url=_url(number))
-    for worker in background._pool:  # the processes a crash would take down
+    for worker in background._pool._workers:  # type: ignore[union-attr]  # what a crash takes
         worker.process.kill()
     found = background.results(_site_map(with_gone=True))  # returns: no hang, no error
     assert set(found) <= {_url(n) for n in range(COUNT)}
@@ -97,10 +97,11 @@ def test_worker_count_leaves_a_cpu_to_the_build() -> None:
     assert [worker_count(n) for n in (1, 2, 4, 16)] == [0, 1, 3, 4]
 
 
-def _big_site(root: Path, *, workers: bool) -> Path:
+def _big_site(root: Path, *, workers: bool, secret: bool = True) -> Path:
     pages = {f"docs/p{n}.md": f"# Page {n}\n\nSee [next](p{n + 1}.md) and [secret](secret.md)."
              f"\n\n```python\nx = {n}\n```\n" for n in range(COUNT)}
-    pages["docs/secret.md"] = "---\nagentprose: false\n---\n\n# Secret\n\nNot for agents.\n"
+    pages["docs/secret.md"] = ("---\nagentprose: false\n---\n\n" if secret else "") + (
+        "# Secret\n\nNot for agents.\n")
     pages["docs/index.md"] = "# Home\n\nStart at [page 0](p0.md).\n"
     config = {"site_name": "Big", "site_url": "https://big.example/",
               "plugins": [{"agentprose": {"workers": workers}}]}
@@ -117,7 +118,27 @@ def test_mkdocs_build_with_workers_equals_build_without(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         converted = "pages converted in background processes"
         if workers and worker_count() > 0:
-            assert f"{COUNT + 2} {converted}" in done.stderr  # the secret page too
+            # The secret page too (its front matter is read later); the index page and
+            # the secret page are all that links nowhere near the secret page.
+            assert f"{COUNT + 2} {converted}, 2 of them kept" in done.stderr
         built[workers] = snapshot(root / "site")
     assert _without_times(built[True]) == _without_times(built[False])
     assert b"(https://big.example/secret/)" in built[True]["p1.md"]  # not to a view
+
+
+def test_mkdocs_keeps_every_background_conversion_and_the_cache_serves_a_rebuild(
+    tmp_path: Path,
+) -> None:
+    root = _big_site(tmp_path, workers=True, secret=False)
+    logs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-v"], cwd=root,
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        logs.append(done.stderr)
+        entries = sorted((root / ".cache" / "agentprose").glob("*/*.json"))
+        assert len(entries) == COUNT + 2  # one per page: never a second key for a page
+    if worker_count() > 0:
+        every = COUNT + 2
+        assert f"{every} pages converted in background processes, {every} of them kept" in logs[0]
+    assert "0 pages converted in background processes" in logs[1]

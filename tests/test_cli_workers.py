@@ -1,0 +1,78 @@
+"""`agentprose build` on a large Material site: workers and the nav cut change no byte."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agentprose_core.extract import LARGE_NAV, decode, parse_page, without_large_navs
+from agentprose_core.settings import Settings
+from agentprose_core.staticsite import build_site
+from agentprose_core.tree import to_html
+
+from .outputs import check_site
+from .sites import snapshot, write_tree
+
+BASE = "https://big.example/"
+SECTIONS = 6
+PER_SECTION = 12
+
+
+@pytest.fixture(scope="module")
+def material_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A bare Material build whose navigation is longer than LARGE_NAV on every page."""
+    root = tmp_path_factory.mktemp("material")
+    pages = {"docs/index.md": "# Home\n\nStart with [the first page](s0/p0.md).\n"}
+    nav: list[object] = [{"Home": "index.md"}]
+    for section in range(SECTIONS):
+        entries = []
+        for number in range(PER_SECTION):
+            name = f"s{section}/p{number}.md"
+            pages[f"docs/{name}"] = (
+                f"# Page {section}.{number}\n\n## Setup\n\nSee [home](../index.md).\n\n"
+                f"```python\nvalue = {number}\n```\n\n!!! note\n    Keep it.\n")
+            entries.append({f"Page {section}.{number}": name})
+        nav.append({f"Section {section}": entries})
+    config = {"site_name": "Big", "site_url": BASE, "nav": nav,
+              "theme": {"name": "material"}, "markdown_extensions": ["admonition"]}
+    write_tree(root, {**pages, "mkdocs.yml": yaml.safe_dump(config, sort_keys=False)})
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=root,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return root / "site"
+
+
+def test_the_nav_cut_leaves_content_and_metadata_as_they_were(material_site: Path) -> None:
+    pages = sorted(material_site.rglob("*.html"))
+    cut = 0
+    for path in pages:
+        text = decode(path.read_bytes())
+        short = without_large_navs(text)
+        cut += len(short) < len(text) - LARGE_NAV
+        url = BASE + path.relative_to(material_site).as_posix()
+        whole, lean = parse_page(text, url=url), parse_page(short, url=url)
+        assert (whole.meta, whole.no_view, whole.diagnostics) == (
+            lean.meta, lean.no_view, lean.diagnostics)
+        assert (whole.content is None) == (lean.content is None)
+        if whole.content is not None and lean.content is not None:
+            assert to_html(whole.content) == to_html(lean.content)
+    assert cut >= SECTIONS * PER_SECTION  # every content page had its nav cut
+
+
+def test_workers_give_the_same_site_as_one_process(material_site: Path,
+                                                   tmp_path: Path) -> None:
+    built = {}
+    for workers in (True, False):
+        copy = tmp_path / str(workers)
+        shutil.copytree(material_site, copy)
+        build_site(copy, base_url=BASE, settings=Settings(workers=workers))
+        built[workers] = snapshot(copy, (".md", ".json", ".txt", ".html"))
+    assert built[True] == built[False]
+    outputs = check_site(tmp_path / "True", BASE)
+    second = outputs.index["posts"][1]
+    assert (second["title"], second.get("section")) == ("Page 0.0", ["Section 0"]), second

@@ -1,0 +1,89 @@
+"""Our worker processes: answers in order, failures redone here, no hang on a crash."""
+
+from __future__ import annotations
+
+import os
+import signal
+from typing import Any
+
+from agentprose_core.extract import LARGE_NAV, without_large_navs
+from agentprose_core.pool import Failed, WorkerPool, run_all
+
+
+def _square(state: dict[str, Any], number: int) -> int:
+    return number * number + state.get("offset", 0)
+
+
+def _remember(state: dict[str, Any], offset: int) -> None:
+    state["offset"] = offset
+
+
+def _fail_in_a_worker(state: dict[str, Any], number: int) -> int:
+    if "worker" in state:
+        raise ValueError(number)
+    return -number
+
+
+def _mark(state: dict[str, Any]) -> None:
+    state["worker"] = True
+
+
+def _pid(_state: object) -> int:
+    return os.getpid()
+
+
+def test_answers_come_back_in_order_from_every_worker() -> None:
+    pool = WorkerPool(2, dict)
+    try:
+        assert run_all(pool, _square, [(n,) for n in range(40)]) == [n * n for n in range(40)]
+        pool.broadcast(_remember, 1000)  # every worker, ahead of what follows
+        assert run_all(pool, _square, [(n,) for n in range(10)]) == [n * n + 1000
+                                                                     for n in range(10)]
+        tickets = pool.broadcast(_pid)
+        answers = pool.gather()
+        pids = {answers[ticket] for ticket in tickets}
+        assert len(pids) == 2 and os.getpid() not in pids
+    finally:
+        pool.close()
+
+
+def test_a_task_that_raises_is_redone_in_this_process() -> None:
+    pool = WorkerPool(1, dict)
+    try:
+        pool.broadcast(_mark)
+        ticket = pool.submit(_fail_in_a_worker, 3)
+        assert isinstance(pool.gather()[ticket], Failed)
+        assert run_all(pool, _fail_in_a_worker, [(1,), (2,)], state={}) == [-1, -2]
+    finally:
+        pool.close()
+
+
+def test_a_killed_worker_fails_its_tasks_and_nothing_hangs() -> None:
+    pool = WorkerPool(2, dict)
+    try:
+        tickets = pool.broadcast(_pid)
+        answers = pool.gather()
+        os.kill(answers[tickets[0]], signal.SIGKILL)
+        assert run_all(pool, _square, [(n,) for n in range(8)], state={}) == [
+            n * n for n in range(8)]
+    finally:
+        pool.close()
+
+
+def test_without_a_pool_everything_runs_here() -> None:
+    assert run_all(None, _square, [(2,), (3,)], state={}) == [4, 9]
+
+
+def test_large_navs_are_emptied_and_nothing_else_changes() -> None:
+    items = "<li><a href='/p/'>page</a></li>" * (LARGE_NAV // 20)
+    page = (
+        '<html><head><script>let s = "<nav>";</script><style>nav{}</style></head><body>'
+        f'<nav class="md-nav md-nav--primary"><ul>{items}<nav>inner</nav></ul></nav>'
+        '<nav-bar>custom element</nav-bar><nav aria-label="breadcrumb">Home</nav>'
+        "<!-- <nav> --><main><p>Content</p></main></body></html>"
+    )
+    cut = without_large_navs(page)
+    assert cut == page.replace(f"<ul>{items}<nav>inner</nav></ul>", "")
+    assert without_large_navs(cut) == cut
+    unbalanced = page.replace("</nav><nav-bar>", "<nav-bar>", 1)
+    assert without_large_navs(unbalanced) == unbalanced  # never closed: kept as it is
