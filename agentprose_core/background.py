@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .cache import cache_key, site_digest
-from .convert import Conversion, convert_fragment
+from .model import Conversion
 from .pool import WorkerPool
 
 if TYPE_CHECKING:
@@ -108,6 +108,8 @@ class Task:
 
 def convert_speculatively(build: Build, task: Task) -> Speculative:
     """One conversion as a worker makes it, stored in the cache, its lookups noted."""
+    from .convert import convert_fragment  # in a worker: the only place that needs it
+
     recorder = _Recorder(build.site_map)
     conversion = convert_fragment(task.fragment, page_url=task.page_url, site_map=recorder,
                                   settings=build.settings, source_fences=task.source_fences)

@@ -13,13 +13,13 @@ import hashlib
 import json
 import os
 import time
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .convert import Conversion, convert_fragment
 from .diagnostics import Diagnostic
 from .errors import OutputError
-from .model import Heading
+from .model import Conversion, Heading
 from .output import write_atomic
 
 if TYPE_CHECKING:
@@ -43,12 +43,18 @@ def cache_key(
     source_fences: Sequence[SourceFence] = (),
 ) -> str:
     """The key of one conversion; ``site`` is :func:`site_digest` of the site map."""
-    parts = [__version__, page_url, site, repr(settings), repr(tuple(source_fences)), fragment]
+    parts = [__version__, page_url, site, _settings_text(settings), repr(tuple(source_fences)),
+             fragment]
     digest = hashlib.sha256()
     for part in parts:
         digest.update(part.encode("utf-8", errors="surrogatepass"))
         digest.update(b"\0")
     return digest.hexdigest()
+
+
+@lru_cache(maxsize=16)
+def _settings_text(settings: Settings) -> str:
+    return repr(settings)  # the same few settings for every page of a build
 
 
 class ConversionCache:
@@ -115,6 +121,8 @@ def convert_cached(
     ``site`` is :func:`site_digest` of ``site_map``, computed once per build by callers
     that convert many pages.
     """
+    from .convert import convert_fragment  # lxml and the engine load on the first use
+
     if cache is None:
         return convert_fragment(fragment, page_url=page_url, site_map=site_map,
                                 settings=settings, source_fences=source_fences)

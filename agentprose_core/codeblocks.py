@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from lxml import etree
 
+from .fences import SourceFence, fences_of
 from .placeholders import Placeholders
 from .tree import (
     Element,
@@ -202,14 +202,6 @@ def replace_code_blocks(
     return count
 
 
-@dataclass(frozen=True)
-class SourceFence:
-    """A fenced code block as the page's Markdown source wrote it."""
-
-    language: str | None
-    code: str
-
-
 def _key(code: str) -> str:
     return " ".join(code.split())[:300]
 
@@ -229,44 +221,6 @@ class _FenceHints:
                 self._next = position + 1
                 return _clean_language(language)
         return None
-
-
-_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
-
-
-def _info_language(info: str) -> str | None:
-    """The language of a fence's info string: ``py title="x"``, ``{.python .numberLines}``."""
-    info = info.strip()
-    if info.startswith("{"):
-        match = re.search(r"\.([\w+#-]+)", info)
-        return match.group(1) if match else None
-    word = info.split(maxsplit=1)[0] if info else ""
-    return word or None
-
-
-def _closes(line: str, fence: str) -> bool:
-    stripped = line.strip()
-    return len(stripped) >= len(fence) and set(stripped) == {fence[0]}
-
-
-def fences_of(source: str) -> tuple[SourceFence, ...]:
-    """Every fenced code block of a Markdown source, with its language and code."""
-    found: list[SourceFence] = []
-    lines = source.splitlines()
-    index = 0
-    while index < len(lines):
-        match = _FENCE_OPEN.match(lines[index])
-        index += 1
-        if not match:
-            continue
-        body: list[str] = []
-        indent = len(match.group("indent"))
-        while index < len(lines) and not _closes(lines[index], match.group("fence")):
-            body.append(lines[index][indent:] if lines[index][:indent].isspace() else lines[index])
-            index += 1
-        index += 1
-        found.append(SourceFence(_info_language(match.group("info")), "\n".join(body)))
-    return tuple(found)
 
 
 _MATH_INLINE_CLASSES = ("arithmatex", "math", "katex", "MathJax_Preview")

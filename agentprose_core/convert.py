@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from .codeblocks import SourceFence
 from .diagnostics import Diagnostic
 from .hooks import run_preprocess
-from .model import Heading
+from .model import Conversion
 from .normalize import normalize
 from .placeholders import splice
 from .settings import Settings
@@ -24,15 +23,6 @@ from .tree import Element, parse_fragment, to_html
 __all__ = ["Conversion", "available_engine", "convert_element", "convert_fragment"]
 
 Engine = Callable[[str], str]
-
-
-@dataclass(frozen=True)
-class Conversion:
-    """A page's Markdown body, its outline and what to tell the user."""
-
-    markdown: str
-    headings: tuple[Heading, ...]
-    diagnostics: tuple[Diagnostic, ...] = ()
 
 
 def _html_to_markdown_engine() -> Engine:
@@ -163,7 +153,8 @@ def _finish(markdown: str, separator: str) -> str:
     """Our layout rules on the engine's output, before code goes back in."""
     markdown = markdown.replace("\r\n", "\n").replace("\u00a0", " ")
     markdown = _TRAILING.sub("", markdown)
-    markdown = "\n".join(_separate_quotes(markdown.split("\n"), separator))
+    if ">" in markdown or separator in markdown:  # else there is nothing to separate
+        markdown = "\n".join(_separate_quotes(markdown.split("\n"), separator))
     markdown = _BLANK_RUNS.sub("\n\n", markdown)
     return markdown.strip("\n") + "\n" if markdown.strip() else ""
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-__all__ = ["Heading", "PageRecord", "SiteRecord"]
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostic
+
+__all__ = ["Conversion", "Heading", "PageRecord", "SiteRecord"]
 
 
 @dataclass(frozen=True)
@@ -49,3 +53,12 @@ class SiteRecord:
     url: str
     description: str | None = None
     lang: str | None = None
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """A page's Markdown body, its outline and what to tell the user."""
+
+    markdown: str
+    headings: tuple[Heading, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()

@@ -44,6 +44,7 @@ from urllib.parse import urlsplit
 from . import urls
 from .dates import to_utc_iso
 from .diagnostics import Diagnostic
+from .lang import normalize_lang
 from .tree import select, text_of
 
 if TYPE_CHECKING:
@@ -56,7 +57,6 @@ __all__ = ["PageMeta", "normalize_lang", "read_meta", "split_title"]
 ARTICLE_TYPES = ("Article", "TechArticle", "BlogPosting", "NewsArticle", "ScholarlyArticle")
 _PAGE_TYPES = ("WebPage",)
 _TITLE_SEPARATORS = (" — ", " – ", " | ", " - ", " · ", " :: ", " » ")
-_LANG = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$")
 _ENGLISH_DATES = ("%B %d, %Y", "%B %d, %Y %H:%M:%S", "%d %B %Y", "%d %B, %Y", "%d %B %Y %H:%M:%S")
 _GIT_DATE = ".git-revision-date-localized-plugin"
 _BLOG_POST = ".md-sidebar--post"  # Material's blog post page: its sidebar holds the post's meta
@@ -430,23 +430,6 @@ def _image(page: _Page) -> str | None:
         "og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"
     )
     return _absolute(page, "image", href)
-
-
-def normalize_lang(value: str) -> str | None:
-    """A language tag in BCP 47 form (``pt_BR`` -> ``pt-BR``), None when it is not one."""
-    tag = value.strip().replace("_", "-")
-    if not _LANG.match(tag):
-        return None
-    parts = tag.split("-")
-    out = [parts[0].lower()]
-    for part in parts[1:]:
-        if len(part) == 2 and part.isalpha():
-            out.append(part.upper())
-        elif len(part) == 4 and part.isalpha():
-            out.append(part.title())
-        else:
-            out.append(part.lower())
-    return "-".join(out)
 
 
 def _lang(page: _Page) -> str | None:

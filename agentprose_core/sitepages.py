@@ -11,16 +11,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import ConversionCache, convert_cached, site_digest
-from .codeblocks import SourceFence
+from .fences import SourceFence
 from .metadata import PageFacts, read_metadata
 from .records import make_record
 from .urls import check_unique_views, page_key, view_url
 
 if TYPE_CHECKING:
-    from .convert import Conversion
     from .dates import LastChanged
     from .diagnostics import Diagnostic
-    from .model import PageRecord
+    from .model import Conversion, PageRecord
     from .settings import Settings
 
 __all__ = ["Assembled", "CollectedPage", "build_records", "is_excluded", "is_source_excluded"]

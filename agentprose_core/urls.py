@@ -6,6 +6,7 @@ All functions take and return strings; nothing here touches the file system.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
@@ -94,8 +95,54 @@ def page_key(url: str) -> str:
 
 @lru_cache(maxsize=8192)
 def resolve(href: str, page_url: str) -> str:
-    """An href as an absolute URL, relative to the page it appears on."""
-    return urljoin(page_url, href.strip())
+    """An href as an absolute URL, relative to the page it appears on (``urljoin``)."""
+    href = href.strip()
+    plain = _resolve_plain(href, page_url)
+    return plain if plain is not None else urljoin(page_url, href)
+
+
+_PLAIN_BASE = re.compile(r"(https?://[^/?#;\\\s]+)(/[^?#;\\\s]*)\Z")
+_PLAIN_HREF = re.compile(r"(?!//)[^:?;#\\\s]*(?:#[^#\\\s]*)?\Z")
+
+
+@lru_cache(maxsize=1024)
+def _base(page_url: str) -> tuple[str, list[str]] | None:
+    """``page_url`` as its origin and its directory's path segments, if it is plain."""
+    match = _PLAIN_BASE.match(page_url)
+    if match is None:
+        return None
+    parts = match.group(2).split("/")
+    return match.group(1), parts[:-1] if parts[-1] else parts  # as urljoin drops a file
+
+
+def _resolve_plain(href: str, page_url: str) -> str | None:
+    """What ``urljoin`` gives for a path-and-fragment href on a plain http(s) page URL,
+    without parsing both URLs again for every link (most links of a docs page are
+    like this). None for anything else: a scheme, a query, a network path."""
+    base = _base(page_url)
+    if base is None or _PLAIN_HREF.match(href) is None:
+        return None
+    origin, directory = base
+    path, _, fragment = href.partition("#")
+    tail = "#" + fragment if fragment else ""
+    if not path:
+        return page_url + tail
+    if path.startswith("/"):
+        segments = path.split("/")
+    else:
+        segments = [*directory, *path.split("/")]
+        segments[1:-1] = [segment for segment in segments[1:-1] if segment]
+    resolved: list[str] = []
+    for segment in segments:
+        if segment == "..":
+            if resolved:
+                resolved.pop()
+        elif segment != ".":
+            resolved.append(segment)
+    if segments[-1] in (".", ".."):
+        resolved.append("")
+    joined = "/".join(resolved) or "/"
+    return origin + ("" if joined.startswith("/") else "/") + joined + tail
 
 
 def unsafe_scheme(href: str) -> bool:

@@ -18,6 +18,7 @@ the added cost per page at each size, the CLI's pages/s and the goals of issue 7
 
     python bench/perf.py [--quick] [--sizes 200,1000,5000] [--kinds mkdocs,sphinx]
                          [--rounds N] [--jobs 1,2] [--variants a,b] [--json PATH]
+    python bench/perf.py --report RUN.json [RUN.json ...]   # one table from several runs
 
 A measurement: exits 0 whatever the figures (1 when a build fails, 2 on bad usage).
 """
@@ -70,7 +71,13 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--variants", help="only these (comma-separated); bare always runs")
     parser.add_argument("--cli-pages", type=int,
                         help="size of the site for the CLI figure (0: no CLI figure)")
+    parser.add_argument("--prune-from", type=int, default=5000, metavar="PAGES",
+                        help="Material sites of this many pages or more use navigation.prune "
+                             "(default 5000: a full nav makes a bare build quadratic)")
     parser.add_argument("--json", type=Path, metavar="PATH", help="write every sample")
+    parser.add_argument("--report", type=Path, nargs="+", metavar="RUN",
+                        help="print the tables and goals of runs saved with --json, merged "
+                             "(say, 200 and 1,000 pages measured on different days); no build")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="work in DIR, kept")
     parser.add_argument("--no-venv", action="store_true",
                         help="build with this interpreter; no competitors")
@@ -134,12 +141,16 @@ class Bench:
         start = time.perf_counter()
         if kind == "mkdocs":
             site = write_mkdocs_site(root, pages=pages,
-                                     variants={v.name: list(v.mkdocs) for v in variants})
+                                     variants={v.name: list(v.mkdocs) for v in variants},
+                                     prune=pages >= self.arguments.prune_from)
         else:
             site = write_sphinx_site(root, pages=pages,
                                      variants={v.name: v.sphinx for v in variants})
         _git_commit(root)
-        say(f"{kind} {pages:,} pages: {site.source_bytes / len(site.sources) / 1024:.1f} KiB "
+        pruned = " (navigation.prune)" if kind == "mkdocs" and pages >= self.arguments.prune_from \
+            else ""
+        say(f"{kind} {pages:,} pages{pruned}: "
+            f"{site.source_bytes / len(site.sources) / 1024:.1f} KiB "
             f"per page source, generated in {time.perf_counter() - start:.1f} s")
         return site
 
@@ -279,8 +290,31 @@ def _json(results: Results, path: Path) -> None:
     data = {"samples": [{"kind": k[0], "pages": k[1], "jobs": k[2], "mode": k[3],
                          "variant": k[4], "runs": [s.as_dict() for s in samples]}
                         for k, samples in results.samples.items()],
-            "missing": results.missing, "cli": results.cli, "cli_walls": results.cli_walls}
+            "missing": results.missing, "cli": results.cli, "cli_walls": results.cli_walls,
+            "variants": results.variants}
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def _merged(paths: list[Path]) -> Results:
+    """The runs saved with --json as one set of results (a later run's CLI figure wins)."""
+    results = Results()
+    for path in paths:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for entry in data["samples"]:
+            key = (entry["kind"], entry["pages"], entry["jobs"], entry["mode"], entry["variant"])
+            for run in entry["runs"]:
+                results.add(key, Sample(**run))
+            results.rounds[key[:2]] = max(results.rounds.get(key[:2], 0), len(entry["runs"]))
+            names = results.variants.setdefault(key[0], ["bare"])
+            if key[4] not in names:
+                names.append(key[4])
+        for kind, names in data.get("variants", {}).items():
+            known = results.variants.setdefault(kind, [])
+            known.extend(name for name in names if name not in known)
+        results.missing.update(data.get("missing", {}))
+        if data.get("cli"):
+            results.cli, results.cli_walls = data["cli"], data.get("cli_walls", [])
+    return results
 
 
 def _environment(arguments: argparse.Namespace) -> BenchEnv:
@@ -295,6 +329,12 @@ def _environment(arguments: argparse.Namespace) -> BenchEnv:
 
 def main() -> int:
     arguments = _arguments()
+    if arguments.report:
+        results = _merged(arguments.report)
+        print(f"# agentprose build cost (merged from {len(arguments.report)} saved run(s))")
+        print_report(results)
+        print_goals(results)
+        return 0
     start = time.perf_counter()
     env = _environment(arguments)
     work = arguments.keep or Path(tempfile.mkdtemp(prefix="agentprose-perf-"))

@@ -18,12 +18,12 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from agentprose_core import __version__
 from agentprose_core.background import BackgroundConversions, worker_count
 from agentprose_core.cache import ConversionCache
-from agentprose_core.codeblocks import fences_of
 from agentprose_core.dates import LastChanged
 from agentprose_core.decorate import decorate_text
 from agentprose_core.errors import AgentproseError, ConfigError
+from agentprose_core.fences import fences_of
+from agentprose_core.lang import normalize_lang
 from agentprose_core.model import SiteRecord
-from agentprose_core.pagemeta import normalize_lang
 from agentprose_core.publish import publish
 from agentprose_core.settings import Settings, settings_from_mapping
 from agentprose_core.sitepages import Assembled, CollectedPage, build_records, is_source_excluded

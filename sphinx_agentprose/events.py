@@ -26,9 +26,9 @@ from agentprose_core.cache import ConversionCache, convert_cached, site_digest
 from agentprose_core.dates import LastChanged
 from agentprose_core.decorate import head_additions
 from agentprose_core.errors import AgentproseError
+from agentprose_core.lang import normalize_lang
 from agentprose_core.metadata import read_metadata
 from agentprose_core.model import SiteRecord
-from agentprose_core.pagemeta import normalize_lang
 from agentprose_core.publish import publish, write_view
 from agentprose_core.records import make_record, record_from_json, record_to_json
 from agentprose_core.settings import Settings

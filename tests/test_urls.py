@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from urllib.parse import urljoin
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agentprose_core.errors import InputError
 from agentprose_core.urls import (
@@ -10,6 +14,7 @@ from agentprose_core.urls import (
     is_on_site,
     output_path,
     page_key,
+    resolve,
     unsafe_scheme,
     view_url,
 )
@@ -80,3 +85,22 @@ def test_unsafe_schemes(href: str) -> None:
 def test_safe_schemes() -> None:
     for href in ("https://x.org", "/a", "#f", "mailto:a@b", "a:b/c"):
         assert not unsafe_scheme(href)
+
+
+_PATHS = st.text(alphabet="ab./-%~_", max_size=12)
+
+
+@given(
+    base=st.builds(lambda host, path, extra: f"https://{host}/{path}{extra}",
+                   st.sampled_from(["x.org", "x.org:8080", "X.org"]), _PATHS,
+                   st.sampled_from(["", "?q=1", "#top", ";p", "index.html"])),
+    href=st.one_of(
+        st.builds(lambda path, fragment: path + fragment,
+                  st.text(alphabet="ab./-%#~_", max_size=16), st.sampled_from(["", "#x", "#"])),
+        st.text(alphabet="ab./:?#;\\ \t", max_size=12),
+        st.sampled_from(["//other.org/a", "mailto:a@b", "?x", "HTTPS://x.org/a/../b", " ../a "]),
+    ),
+)
+def test_resolve_is_urljoin(base: str, href: str) -> None:
+    """The fast path for plain relative links gives exactly what urljoin gives."""
+    assert resolve(href, base) == urljoin(base, href.strip())

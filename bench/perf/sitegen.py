@@ -102,9 +102,14 @@ def _mkdocs_plugins(entries: list[str]) -> str:
 
 
 def write_mkdocs_site(
-    root: Path, *, pages: int, variants: Mapping[str, list[str]], seed: int = 7
+    root: Path, *, pages: int, variants: Mapping[str, list[str]], seed: int = 7,
+    prune: bool = False,
 ) -> SiteFiles:
     """An N-page Material site in ``root/docs``, and ``root/mkdocs-<variant>.yml``.
+
+    ``prune`` turns on Material's ``navigation.prune``: each page renders only the
+    navigation around it, which Material recommends for large sites (a full one makes
+    a bare build's cost per page grow with the number of pages).
 
     ``variants`` maps a name to the YAML lines of its ``plugins:`` entries after
     ``search`` (``[]`` for a bare build), e.g. ``["- agentprose:", "    converter: x"]``.
@@ -115,6 +120,9 @@ def write_mkdocs_site(
         for page in planned
     ]
     head = _MKDOCS_HEAD + _mkdocs_nav(planned)
+    if prune:
+        top = "    - navigation.top\n"
+        head = head.replace(top, top + "    - navigation.prune\n")
     configs = {
         name: _write(root / f"mkdocs-{name}.yml", head + _mkdocs_plugins(entries))
         for name, entries in variants.items()
