@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import subprocess
 from pathlib import Path
 
 from .diagnostics import Diagnostic
+from .errors import OutputError
+from .output import write_atomic
 
 __all__ = ["GitHistory", "LastChanged", "git_history", "is_shallow", "to_utc_iso"]
 
@@ -63,13 +67,18 @@ def is_shallow(directory: Path) -> bool:
     return (_git(directory, "rev-parse", "--is-shallow-repository") or "").strip() == "true"
 
 
-def _work_tree(directory: Path) -> tuple[Path, bool] | None:
-    """The repository root and whether the clone is shallow, in one git call."""
+def _work_tree(directory: Path) -> tuple[Path, bool, str | None] | None:
+    """The repository root, whether the clone is shallow, and the HEAD commit (None
+    before the first commit), in one git call."""
+    out = _git(directory, "rev-parse", "--show-toplevel", "--is-shallow-repository", "HEAD")
+    lines = (out or "").splitlines()
+    if len(lines) == 3:
+        return Path(lines[0]), lines[1].strip() == "true", lines[2].strip()
     out = _git(directory, "rev-parse", "--show-toplevel", "--is-shallow-repository")
     lines = (out or "").splitlines()
     if len(lines) != 2:
         return None
-    return Path(lines[0]), lines[1].strip() == "true"
+    return Path(lines[0]), lines[1].strip() == "true", None
 
 
 def git_history(directory: Path) -> tuple[Path, GitHistory] | None:
@@ -80,6 +89,27 @@ def git_history(directory: Path) -> tuple[Path, GitHistory] | None:
     """
     found = _work_tree(directory)
     return None if found is None else (found[0], _history(directory))
+
+
+def _stored_history(directory: Path, head: str, cache_dir: Path) -> GitHistory:
+    """:func:`_history`, kept in ``cache_dir`` for as long as HEAD stays the same: a
+    rebuild without a new commit reads a file instead of the whole log."""
+    key = hashlib.sha256(f"{head}\n{directory.resolve()}".encode()).hexdigest()[:20]
+    path = cache_dir / f"git-history-{key}.json"
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(found, dict):
+            return {str(k): str(v) for k, v in found.items()}
+    except (OSError, ValueError):
+        pass
+    history = _history(directory)
+    try:
+        for old in cache_dir.glob("git-history-*.json"):
+            old.unlink(missing_ok=True)
+        write_atomic(path, json.dumps(history, ensure_ascii=False))
+    except (OSError, OutputError):
+        pass  # a cache that cannot be written is only slower
+    return history
 
 
 def _history(directory: Path) -> GitHistory:
@@ -98,12 +128,15 @@ class LastChanged:
     """When source files last changed: git history read once, else file times.
 
     Git runs on the first question, not before: a rebuild that writes no page runs none.
+    With a ``cache_dir``, the history is kept there until HEAD moves: a rebuild without
+    a new commit runs one quick ``git rev-parse`` and no ``git log``.
     ``notes()`` tells the user, once per build, when dates came from file times (not
     in git) or from a shallow clone (where every file gets the same date).
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, cache_dir: Path | None = None) -> None:
         self._directory = directory
+        self._cache_dir = cache_dir
         self._loaded = False
         self._root: Path | None = None
         self._history: GitHistory = {}
@@ -115,8 +148,12 @@ class LastChanged:
             return
         self._loaded = True
         found = _work_tree(self._directory)
-        if found is not None:
-            self._root, self._shallow = found[0].resolve(), found[1]
+        if found is None:
+            return
+        self._root, self._shallow, head = found[0].resolve(), found[1], found[2]
+        if head is not None and self._cache_dir is not None:
+            self._history = _stored_history(self._directory, head, self._cache_dir)
+        else:
             self._history = _history(self._directory)
 
     def of(self, path: Path) -> str:

@@ -138,7 +138,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         # written: the moment to convert them all, links between them included.
         if not self.config.enabled:
             return
-        self.last_changed = LastChanged(Path(config.docs_dir))
+        self.last_changed = LastChanged(Path(config.docs_dir),
+                                        self.cache.directory if self.cache else None)
         lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
         try:
             self.assembled = build_records(

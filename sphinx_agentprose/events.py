@@ -128,10 +128,11 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
             _page_url(app, plan, before) if before else None,
             _page_url(app, plan, after) if after else None,
         )
-    plan.last_changed = LastChanged(Path(app.srcdir))
     plan.site_digest = site_digest(plan.site_map)
     if plan.settings.cache:
         plan.cache = ConversionCache(Path(app.doctreedir) / "agentprose-cache")
+    plan.last_changed = LastChanged(Path(app.srcdir),
+                                    plan.cache.directory if plan.cache else None)
     return []
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprose_core.dates import git_history, is_shallow, to_utc_iso
+from agentprose_core.dates import LastChanged, git_history, is_shallow, to_utc_iso
 
 
 @pytest.mark.parametrize(
@@ -61,3 +61,29 @@ def test_git_history_in_one_pass(tmp_path: Path) -> None:
 
 def test_no_git_repository(tmp_path: Path) -> None:
     assert git_history(tmp_path) is None
+
+
+def test_history_kept_in_the_cache_until_head_moves(tmp_path: Path) -> None:
+    _git(tmp_path, "init", "-q")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("a")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    cache = tmp_path / "cache"
+    assert LastChanged(docs, cache).of(docs / "a.md") == "2024-01-02T03:04:05Z"
+    (stored,) = cache.glob("git-history-*.json")
+    stored.write_text('{"docs/a.md": "2000-01-01T00:00:00Z"}')  # read, not recomputed
+    assert LastChanged(docs, cache).of(docs / "a.md") == "2000-01-01T00:00:00Z"
+    (docs / "a.md").write_text("a2")
+    _git(tmp_path, "commit", "-qam", "two", when="2025-02-03T04:05:06+00:00")
+    assert LastChanged(docs, cache).of(docs / "a.md") == "2025-02-03T04:05:06Z"
+    assert len(list(cache.glob("git-history-*.json"))) == 1  # the old HEAD's is gone
+
+
+def test_a_repository_without_commits_dates_from_files(tmp_path: Path) -> None:
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "a.md").write_text("a")
+    dates = LastChanged(tmp_path, tmp_path / "cache")
+    assert dates.of(tmp_path / "a.md").endswith("Z")
+    assert [note.code for note in dates.notes()] == ["no-git"]
