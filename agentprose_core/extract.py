@@ -13,7 +13,6 @@ import codecs
 import posixpath
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
@@ -24,7 +23,7 @@ from lxml import etree
 from .diagnostics import Diagnostic
 from .errors import ConfigError
 from .pagemeta import PageMeta, read_meta
-from .tree import select, text_of
+from .tree import select, select_in, text_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -151,8 +150,6 @@ _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
 _CHARSET = re.compile(rb"""<meta[^>]*?charset\s*=\s*["']?\s*([\w.:-]+)""", re.IGNORECASE)
 _WINDOWS_1252 = ("iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1", "ascii", "us-ascii")
 _MEDIA = "img, svg, video, picture, table, pre"
-_COMPOUND = re.compile(r"^(?:[a-z][a-z0-9]*)?((?:[.#][\w-]+)+)$")
-_TOKEN = re.compile(r"[.#][\w-]+")
 
 
 @dataclass(frozen=True)
@@ -182,15 +179,17 @@ def parse_page(
     if content_selector is not None:
         check_selector(content_selector)
     diagnostics: list[Diagnostic] = []
-    root = _parse(decode(document) if isinstance(document, bytes) else document)
+    text = decode(document) if isinstance(document, bytes) else document
+    root = _parse(text)
+    source = text.lower()  # for select_in: selectors naming classes the page lacks
     if root is None:
         diagnostics.append(Diagnostic("empty-page", "The page is empty.", url))
         return ExtractedPage(None, PageMeta(), tuple(diagnostics), no_view="no-content")
-    content = _find_content(root, content_selector, url, diagnostics)
-    no_view = _no_view(root, content, url)
-    chrome = _chrome(content) if content is not None else []
+    content = _find_content(root, content_selector, url, diagnostics, source)
+    no_view = _no_view(root, content, url, source)
+    chrome = _chrome(content, source) if content is not None else []
     h1 = _first_heading(content, set(chrome)) if content is not None else None
-    meta, meta_diagnostics = read_meta(root, url=url, h1=h1)
+    meta, meta_diagnostics = read_meta(root, url=url, h1=h1, source=source)
     for element in chrome:
         if element.getparent() is not None:
             element.drop_tree()
@@ -304,7 +303,8 @@ def _parse(text: str) -> lxml.html.HtmlElement | None:
 
 
 def _find_content(
-    root: lxml.html.HtmlElement, selector: str | None, url: str, diagnostics: list[Diagnostic]
+    root: lxml.html.HtmlElement, selector: str | None, url: str,
+    diagnostics: list[Diagnostic], source: str,
 ) -> lxml.html.HtmlElement | None:
     if selector is not None:
         found = select(root, selector)
@@ -314,7 +314,7 @@ def _find_content(
             ))
         return found[0] if found else None
     for rule in CONTENT_RULES:
-        element = _match(root, rule)
+        element = _match(root, rule, source)
         if element is not None:
             return element
     body = root.find("body")
@@ -330,10 +330,12 @@ def _find_content(
     return body
 
 
-def _match(root: lxml.html.HtmlElement, rule: ContentRule) -> lxml.html.HtmlElement | None:
-    found = select(root, rule.selector)
+def _match(
+    root: lxml.html.HtmlElement, rule: ContentRule, source: str
+) -> lxml.html.HtmlElement | None:
+    found = select_in(root, rule.selector, source)
     if rule.unless:
-        found = [element for element in found if not select(element, rule.unless)]
+        found = [element for element in found if not select_in(element, rule.unless, source)]
     if not rule.single:
         return found[0] if found else None
     if len(found) == 1 and (text_of(found[0]) or select(found[0], _MEDIA)):
@@ -344,46 +346,31 @@ def _match(root: lxml.html.HtmlElement, rule: ContentRule) -> lxml.html.HtmlElem
 # --- chrome --------------------------------------------------------------------------
 
 
-def _chrome(content: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
+def _chrome(content: lxml.html.HtmlElement, source: str) -> list[lxml.html.HtmlElement]:
     """The elements under ``content`` that the rules remove, in document order."""
     page = content.getroottree().getroot()
-    present = _tokens_in(content)
     doomed: dict[lxml.html.HtmlElement, None] = {}
     for rule in CHROME_RULES:
-        needed = _tokens_of(rule.selector)
-        if needed is not None and not needed & present:
-            continue  # no element here has any of the rule's classes or ids
-        found = [e for e in select(content, rule.selector) if e is not content]
-        kept = set(select(page, rule.keep)) if found and rule.keep else set()
+        found = [e for e in _chrome_matches(content, rule.selector, source) if e is not content]
+        kept = set(select_in(page, rule.keep, source)) if found and rule.keep else set()
         doomed.update((element, None) for element in found if element not in kept)
     order = {element: index for index, element in enumerate(content.iter())}
     return sorted(doomed, key=order.__getitem__)
 
 
-@lru_cache(maxsize=128)
-def _tokens_of(selector: str) -> frozenset[str] | None:
-    """The ``.class`` and ``#id`` tokens one of which any match carries.
-
-    None when a part of ``selector`` is not a plain ``tag.class#id`` compound.
-    Class selectors are slow in XPath, so rules whose tokens the content doesn't
-    have are skipped.
-    """
-    tokens: set[str] = set()
-    for group in selector.split(","):
-        match = _COMPOUND.match(group.strip())
-        if not match:
-            return None
-        tokens.update(_TOKEN.findall(match.group(1)))
-    return frozenset(tokens)
+_BARE_TAG = re.compile(r"[a-z][a-z0-9]*")
 
 
-def _tokens_in(content: lxml.html.HtmlElement) -> set[str]:
-    """Every ``.class`` and ``#id`` under ``content``."""
-    tokens: set[str] = set()
-    for element in content.iter("*"):
-        tokens.update("." + name for name in (element.get("class") or "").split())
-        tokens.add("#" + (element.get("id") or ""))
-    return tokens
+def _chrome_matches(
+    content: lxml.html.HtmlElement, selector: str, source: str
+) -> list[lxml.html.HtmlElement]:
+    """What ``selector`` matches under ``content``, in no particular order: its bare-tag
+    parts by a walk in C, the rest as CSS (skipped when the page lacks their names)."""
+    parts = [part.strip() for part in selector.split(",")]
+    tags = [part for part in parts if _BARE_TAG.fullmatch(part)]
+    rest = ", ".join(part for part in parts if not _BARE_TAG.fullmatch(part))
+    found: list[lxml.html.HtmlElement] = list(content.iter(*tags)) if tags else []
+    return found + (select_in(content, rest, source) if rest else [])
 
 
 def _first_heading(
@@ -415,7 +402,7 @@ def _text_without(
 
 
 def _no_view(
-    root: lxml.html.HtmlElement, content: lxml.html.HtmlElement | None, url: str
+    root: lxml.html.HtmlElement, content: lxml.html.HtmlElement | None, url: str, source: str
 ) -> str | None:
     """Why the page gets no agent view; ``noindex`` last, since it can be overridden."""
     noindex = False
@@ -430,8 +417,8 @@ def _no_view(
         return "not-found"
     if content is None:
         return "no-content"
-    if select(content, _SEARCH_PAGE):
+    if select_in(content, _SEARCH_PAGE, source):
         return "search"
-    if stem.startswith(_INDEX_STEMS) or select(content, _INDEX_PAGE):
+    if stem.startswith(_INDEX_STEMS) or select_in(content, _INDEX_PAGE, source):
         return "index"
     return "noindex" if noindex else None

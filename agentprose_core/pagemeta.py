@@ -38,14 +38,14 @@ import datetime as dt
 import json
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlsplit
 
 from . import urls
 from .dates import to_utc_iso
 from .diagnostics import Diagnostic
 from .lang import normalize_lang
-from .tree import select, text_of
+from .tree import select_in, text_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -88,6 +88,13 @@ class _Page:
     ld: dict[str, Any]
     site_ld: dict[str, Any]
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    source: str | None = None
+
+    def select(self, selector: str, root: html.HtmlElement | None = None) -> list[html.HtmlElement]:
+        """Elements matching ``selector`` under ``root`` (the page), skipped at once when
+        the page's source lacks a name the selector needs."""
+        found = select_in(self.root if root is None else root, selector, self.source)
+        return cast("list[html.HtmlElement]", found)  # lxml.html trees hold HtmlElements
 
     def tag(self, *keys: str) -> str | None:
         """The first non-empty ``<meta>`` content under any of ``keys``."""
@@ -102,14 +109,16 @@ class _Page:
 
 
 def read_meta(
-    root: html.HtmlElement, *, url: str, h1: str | None = None
+    root: html.HtmlElement, *, url: str, h1: str | None = None, source: str | None = None
 ) -> tuple[PageMeta, list[Diagnostic]]:
     """The metadata of the page whose parsed tree is ``root``.
 
     ``h1`` is the text of the content's first ``<h1>`` (without permalink signs); it
-    is the title when no metadata gives one. Nothing here raises on bad input.
+    is the title when no metadata gives one. ``source``, the page's HTML lowercased,
+    lets theme-specific lookups that cannot match be skipped. Nothing here raises on
+    bad input.
     """
-    page = _Page(root, url, _meta_tags(root), {}, {})
+    page = _Page(root, url, _meta_tags(root), {}, {}, source=source)
     page.ld, page.site_ld = _json_ld(page)
     raw_title = _head_title(root)
     site_names = _site_names(page)
@@ -199,8 +208,9 @@ def _ld_text(page: _Page, key: str) -> str | None:
 
 def _microdata(page: _Page, prop: str) -> list[str]:
     values = []
-    for element in select(page.root, f"[itemprop~={prop}]"):
-        names = select(element, "[itemprop~=name]") if element.get("itemscope") is not None else []
+    for element in page.select(f"[itemprop~={prop}]"):
+        scoped = element.get("itemscope") is not None
+        names = page.select("[itemprop~=name]", element) if scoped else []
         source = names[0] if names else element
         value = source.get("datetime") or source.get("content") or text_of(source)
         if value:
@@ -303,7 +313,7 @@ def _authors(page: _Page) -> tuple[str, ...]:
         names = _unique(_names(page, page.ld["author"]))
         if names:
             return names
-    blog = select(page.root, f"{_BLOG_POST} .md-post__authors .md-profile__description strong")
+    blog = page.select(f"{_BLOG_POST} .md-post__authors .md-profile__description strong")
     candidates = (
         [a for a in page.values("article:author") if not a.startswith(("http:", "https:"))],
         _microdata(page, "author"),
@@ -327,7 +337,7 @@ def _time(page: _Page, what: str, candidates: Iterable[tuple[str, object]]) -> s
 
 
 def _published(page: _Page) -> str | None:
-    blog = select(page.root, f"{_BLOG_POST} .md-post__meta time[datetime]")
+    blog = page.select(f"{_BLOG_POST} .md-post__meta time[datetime]")
     return _time(page, "the publication date", [
         ("JSON-LD datePublished", page.ld.get("datePublished")),
         ("article:published_time", page.tag("article:published_time")),
@@ -340,7 +350,7 @@ def _published(page: _Page) -> str | None:
 
 
 def _modified(page: _Page) -> str | None:
-    blog = select(page.root, f"{_BLOG_POST} .md-post__meta time[datetime]")
+    blog = page.select(f"{_BLOG_POST} .md-post__meta time[datetime]")
     return _time(page, "the modification date", [
         ("JSON-LD dateModified", page.ld.get("dateModified")),
         ("article:modified_time", page.tag("article:modified_time")),
@@ -355,13 +365,13 @@ def _modified(page: _Page) -> str | None:
 
 def _git_revision_date(page: _Page) -> str | None:
     """The "last update" of Material's source-file footer or the plugin's own span."""
-    times = select(page.root, ".md-source-file time[datetime]")
+    times = page.select(".md-source-file time[datetime]")
     if times:
-        return times[0].get("datetime")
-    spans = select(page.root, _GIT_DATE)
+        return str(times[0].get("datetime"))
+    spans = page.select(_GIT_DATE)
     if not spans:
         return None
-    timeago = select(spans[0], ".timeago[datetime]")
+    timeago = page.select(".timeago[datetime]", spans[0])
     text = timeago[0].get("datetime") if timeago else text_of(spans[0])
     if text and (to_utc_iso(text) or _english_date(text)):
         return to_utc_iso(text) or _english_date(text)
@@ -397,7 +407,7 @@ def _keywords(page: _Page) -> tuple[str, ...]:
         found = ()
     candidates = (
         _split(page.values("article:tag")),
-        _unique(text_of(e) for e in select(page.root, ".md-tags .md-tag")),
+        _unique(text_of(e) for e in page.select(".md-tags .md-tag")),
         _split(page.values("keywords")),
         _split(page.values("dc.subject") + page.values("dcterms.subject")),
     )

@@ -41,6 +41,7 @@ __all__ = [
     "parse_fragment",
     "replace",
     "select",
+    "select_in",
     "text_of",
     "to_html",
     "unwrap",
@@ -58,6 +59,50 @@ def select(root: Element, selector: str) -> list[Element]:
     """Elements under (and including) ``root`` matching a CSS selector, compiled once."""
     found = _compiled(selector)(root)
     return [el for el in found if isinstance(el, etree._Element)] if isinstance(found, list) else []
+
+
+_NAMES_IN_PART = re.compile(
+    r"""[.#]([\w-]+)|\[\s*([\w:-]+)\s*(?:[~|^$*]?=\s*["']?([^"'\]]*))?"""
+)
+
+
+def _balanced(part: str) -> bool:
+    return part.count("(") == part.count(")") and part.count("[") == part.count("]")
+
+
+@lru_cache(maxsize=512)
+def _parts_needing(selector: str) -> tuple[tuple[str, tuple[str, ...] | None], ...] | None:
+    """Each comma-separated part of ``selector`` with the class, id and attribute names
+    and attribute values a match must carry (lowercased); None for a part that needs
+    none we can check (a bare tag, a ``:not()``). None for the whole when a comma sits
+    inside brackets, so the parts cannot be told apart."""
+    found: list[tuple[str, tuple[str, ...] | None]] = []
+    for part in selector.split(","):
+        if not _balanced(part):
+            return None
+        names = tuple(name.lower() for match in _NAMES_IN_PART.findall(part)
+                      for name in match if name)
+        found.append((part, names if names and ":not(" not in part else None))
+    return tuple(found)
+
+
+def select_in(root: Element, selector: str, source: str | None) -> list[Element]:
+    """:func:`select` for the parts of ``selector`` that can match a page whose HTML,
+    lowercased, is ``source``: a part naming a class, id, attribute or attribute value
+    that the page does not contain is left out, and with no part left there is no
+    query at all. The answer is the same, in the same order.
+
+    CSS class tests are slow in libxml2's XPath on pages of many elements (a Pygments
+    token is one each), and most theme selectors name classes that a page lacks.
+    """
+    parts = _parts_needing(selector) if source is not None else None
+    if parts is None or source is None:
+        return select(root, selector)
+    kept = [part for part, names in parts
+            if names is None or all(name in source for name in names)]
+    if not kept:
+        return []
+    return select(root, selector if len(kept) == len(parts) else ",".join(kept))
 
 
 def classes(element: Element) -> list[str]:
