@@ -16,6 +16,7 @@ TITLES = {"mkdocs": "MkDocs + Material", "sphinx": "Sphinx + Furo"}
 MODES = {"mkdocs": {"cold": "cold (mkdocs build)", "rebuild": "reload (mkdocs serve)"},
          "sphinx": {"cold": "cold", "rebuild": "incremental (1 page)"}}
 SHORT = {"bare": "bare", "agentprose": "agentprose", "agentprose-markdownify": "ap-markdownify",
+         "agentprose-inprocess": "ap-in-process",
          "mkdocs-llmstxt": "mkdocs-llmstxt", "sphinx-llm": "sphinx-llm"}
 
 

@@ -17,6 +17,7 @@ class Variant:
     sphinx: str = ""  # conf.py lines after the shared ones
     expects: tuple[str, ...] = ()  # files the build must write at the site root
     note: str = ""
+    optional: bool = False  # runs only when named in --variants
 
 
 _VARIANTS = (
@@ -30,6 +31,11 @@ _VARIANTS = (
             sphinx='extensions.append("sphinx_agentprose")\n'
                    'agentprose_converter = "markdownify"\n',
             expects=("llms.txt", "llms-full.txt", "agentprose.json")),
+    # The default engine converting in MkDocs' own process, not in background workers.
+    Variant("agentprose-inprocess", "agentprose",
+            mkdocs=("- agentprose:", "    workers: false"),
+            expects=("llms.txt", "llms-full.txt", "agentprose.json"),
+            note="workers: false (MkDocs only)", optional=True),
     # Per-page Markdown for every page (one section whose glob takes all of them) and
     # llms-full.txt, as its README configures it (sections + full_output).
     Variant("mkdocs-llmstxt", "mkdocs-llmstxt",
@@ -50,5 +56,5 @@ def variants_for(kind: str, names: list[str] | None = None) -> list[Variant]:
     found = [v for v in _VARIANTS if v.name == "bare"
              or (v.mkdocs if kind == "mkdocs" else v.sphinx)]
     if names:
-        found = [v for v in found if v.name == "bare" or v.name in names]
-    return found
+        return [v for v in found if v.name == "bare" or v.name in names]
+    return [v for v in found if not v.optional]
