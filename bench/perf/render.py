@@ -23,7 +23,23 @@ def _indent(text: str, by: int) -> str:
 # --- Markdown ------------------------------------------------------------------------
 
 
-class _Markdown:
+class _Writer:
+    """What both source formats share: a block goes to its ``b_<kind>`` method."""
+
+    def span(self, span: Span) -> str:
+        raise NotImplementedError
+
+    def spans(self, spans: list[Span]) -> str:
+        return _join([self.span(span) for span in spans])
+
+    def block(self, block: Block) -> str:
+        return getattr(self, "b_" + block[0])(*block[1:])
+
+    def document(self, page: Page) -> str:
+        return "\n\n".join(self.block(block) for block in page.blocks) + "\n"
+
+
+class _Markdown(_Writer):
     def __init__(self, page: Page) -> None:
         self.here = posixpath.dirname(page.stem) or "."
 
@@ -42,12 +58,6 @@ class _Markdown:
         if kind == "f":
             return f"[`{span[1]}`]({self.href(span[2], span[3])})"
         return span[1]
-
-    def spans(self, spans: list[Span]) -> str:
-        return _join([self.span(span) for span in spans])
-
-    def block(self, block: Block) -> str:
-        return getattr(self, "b_" + block[0])(*block[1:])
 
     def b_h(self, level: int, text: str, anchor: str) -> str:
         return f"{'#' * level} {text}"
@@ -93,8 +103,7 @@ class _Markdown:
 
 def render_markdown(page: Page) -> str:
     """The page's ``.md`` source."""
-    writer = _Markdown(page)
-    return "\n\n".join(writer.block(block) for block in page.blocks) + "\n"
+    return _Markdown(page).document(page)
 
 
 # --- reST ----------------------------------------------------------------------------
@@ -106,7 +115,7 @@ def _label(stem: str, anchor: str) -> str:
     return f"{stem.replace('/', '-')}-{anchor}"
 
 
-class _Rst:
+class _Rst(_Writer):
     def __init__(self, page: Page) -> None:
         self.page = page
 
@@ -123,12 +132,6 @@ class _Rst:
         if kind == "f":
             return f":py:func:`{span[1]}`"
         return span[1]
-
-    def spans(self, spans: list[Span]) -> str:
-        return _join([self.span(span) for span in spans])
-
-    def block(self, block: Block) -> str:
-        return getattr(self, "b_" + block[0])(*block[1:])
 
     def b_h(self, level: int, text: str, anchor: str) -> str:
         line = _UNDERLINE[level] * len(text)
@@ -181,5 +184,4 @@ class _Rst:
 
 def render_rst(page: Page) -> str:
     """The page's ``.rst`` source."""
-    writer = _Rst(page)
-    return "\n\n".join(writer.block(block) for block in page.blocks) + "\n"
+    return _Rst(page).document(page)
