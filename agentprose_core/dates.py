@@ -64,7 +64,8 @@ def _git(directory: Path, *args: str) -> str | None:
 
 def is_shallow(directory: Path) -> bool:
     """True when ``directory`` is in a shallow clone (every file would get one date)."""
-    return (_git(directory, "rev-parse", "--is-shallow-repository") or "").strip() == "true"
+    found = _work_tree(directory)
+    return found is not None and found[1]
 
 
 def _work_tree(directory: Path) -> tuple[Path, bool, str | None] | None:

@@ -14,7 +14,7 @@ from .cache import ConversionCache, convert_cached, site_digest
 from .fences import SourceFence
 from .metadata import PageFacts, read_metadata
 from .records import make_record
-from .urls import check_unique_views, page_key, view_url
+from .urls import check_unique_views, page_key, site_map
 
 if TYPE_CHECKING:
     from .dates import LastChanged
@@ -98,7 +98,7 @@ def build_records(
         notes.extend(facts.diagnostics)
         if not is_excluded(facts, page.source, settings.exclude):
             kept.append((page, facts))
-    views = {page_key(p.url): view_url(p.url, base_url, settings.view_layout) for p, _ in kept}
+    views = site_map((p.url for p, _ in kept), base_url, settings.view_layout)
     check_unique_views(views)
     digest = site_digest(views)
     in_nav = [p.url for p, _ in kept if p.in_nav]

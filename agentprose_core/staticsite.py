@@ -31,7 +31,7 @@ from .output import write_atomic
 from .pool import WorkerPool, run_all
 from .publish import publish
 from .tree import to_html
-from .urls import base_url_of, check_unique_views, is_on_site, page_key, view_url
+from .urls import base_url_of, check_unique_views, is_on_site, page_key, site_map
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -224,7 +224,7 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     found, nav_sections = _in_nav_order([f for f in read if has_view(f.extracted)], read[0].nav)
     for page in found:
         result.diagnostics.extend(page.extracted.diagnostics)
-    views = {page_key(f.url): view_url(f.url, base, settings.view_layout) for f in found}
+    views = site_map((f.url for f in found), base, settings.view_layout)
     check_unique_views(views)
     site = _site_record(found, base, settings)
     records = _records(site_dir, found, base=base, views=views, settings=settings, site=site,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
@@ -21,6 +21,7 @@ __all__ = [
     "output_path",
     "page_key",
     "resolve",
+    "site_map",
     "unsafe_scheme",
     "view_url",
 ]
@@ -77,6 +78,14 @@ def view_url(page_url: str, base_url: str, layout: str = "sibling") -> str:
     else:  # index-html: llmstxt.org's proposal, the page's file name plus ".md"
         new = directory + ("index.html.md" if stem is None else stem + ".md")
     return urlunsplit((parts.scheme, parts.netloc, new, "", ""))
+
+
+def site_map(page_urls: Iterable[str], base_url: str, layout: str) -> dict[str, str]:
+    """Each page's :func:`page_key` -> its agent-view URL: what links are rewritten by.
+
+    Every caller builds it here, so that the map a worker converts with and the map
+    the build ends with agree for the same pages."""
+    return {page_key(url): view_url(url, base_url, layout) for url in page_urls}
 
 
 @lru_cache(maxsize=8192)  # every page links the same nav and sibling pages

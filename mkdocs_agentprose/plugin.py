@@ -27,7 +27,7 @@ from agentprose_core.model import SiteRecord
 from agentprose_core.publish import publish
 from agentprose_core.settings import Settings, settings_from_mapping
 from agentprose_core.sitepages import Assembled, CollectedPage, build_records, is_source_excluded
-from agentprose_core.urls import base_url_of, page_key, view_url
+from agentprose_core.urls import base_url_of, site_map
 
 from .config import AgentproseConfig
 
@@ -107,10 +107,9 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         urls = [self.base_url + (file.page.url if file.page else file.url)  # "./" -> ""
                 for file in files.documentation_pages()
                 if not is_source_excluded(file.src_uri, self.settings.exclude)]
-        layout = self.settings.view_layout
         self._close_background()
         self.background = BackgroundConversions(
-            site_map={page_key(url): view_url(url, self.base_url, layout) for url in urls},
+            site_map=site_map(urls, self.base_url, self.settings.view_layout),
             settings=self.settings, cache=self.cache,
             workers=worker_count() if self.settings.workers else 0,
         )
