@@ -120,8 +120,19 @@ def fence(code: str, language: str | None) -> str:
 def _is_line_mark(element: Element) -> bool:
     if element.tag == "button":
         return True
-    names = element.get("class") or ""
-    return names == "ln" or any(part in names for part in _LINE_NUMBER_CLASSES)
+    names = element.get("class")
+    if not names:
+        return False
+    found = _LINE_MARK_CLASSES.get(names)
+    if found is None:  # a page's tokens repeat a few dozen class values
+        if len(_LINE_MARK_CLASSES) >= 4096:
+            _LINE_MARK_CLASSES.clear()
+        found = _LINE_MARK_CLASSES[names] = names == "ln" or any(
+            part in names for part in _LINE_NUMBER_CLASSES)
+    return found
+
+
+_LINE_MARK_CLASSES: dict[str, bool] = {}
 
 
 def drop_line_numbers(root: Element) -> None:

@@ -53,9 +53,20 @@ def decorate_text(
 ) -> str | None:
     """:func:`decorate_page` for a document a build tool holds as text: no encoding of
     the whole page (a Material page with a large nav is hundreds of kilobytes)."""
-    close = _HEAD_CLOSE.search(document)
-    if close is None:
+    end = _head_end(document)
+    if end < 0:
         return None
-    head = document[: close.start()]
+    head = document[:end]
     tags = head_additions(head, page, site, settings, kind=kind)
-    return f"{head}{tags}\n{document[close.start():]}" if tags else None
+    return f"{head}{tags}\n{document[end:]}" if tags else None
+
+
+def _head_end(document: str) -> int:
+    """Where ``</head>`` starts, or -1; the literal search first (a case-insensitive
+    regex over a page of hundreds of kilobytes is ten times slower)."""
+    end = document.find("</head>")
+    if end >= 0:
+        earlier = _HEAD_CLOSE.search(document, 0, end)  # "</HEAD >" before it: rare
+        return earlier.start() if earlier else end
+    close = _HEAD_CLOSE.search(document)
+    return close.start() if close else -1

@@ -23,10 +23,10 @@ from lxml import etree
 from .diagnostics import Diagnostic
 from .errors import ConfigError
 from .pagemeta import PageMeta, read_meta
-from .tree import select, select_in, text_of
+from .tree import PageText, select, select_in, text_of
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Container, Iterator
 
 __all__ = [
     "CHROME_RULES",
@@ -181,7 +181,7 @@ def parse_page(
     diagnostics: list[Diagnostic] = []
     text = decode(document) if isinstance(document, bytes) else document
     root = _parse(text)
-    source = text.lower()  # for select_in: selectors naming classes the page lacks
+    source = PageText(text)  # for select_in: selectors naming classes the page lacks
     if root is None:
         diagnostics.append(Diagnostic("empty-page", "The page is empty.", url))
         return ExtractedPage(None, PageMeta(), tuple(diagnostics), no_view="no-content")
@@ -304,7 +304,7 @@ def _parse(text: str) -> lxml.html.HtmlElement | None:
 
 def _find_content(
     root: lxml.html.HtmlElement, selector: str | None, url: str,
-    diagnostics: list[Diagnostic], source: str,
+    diagnostics: list[Diagnostic], source: Container[str],
 ) -> lxml.html.HtmlElement | None:
     if selector is not None:
         found = select(root, selector)
@@ -331,7 +331,7 @@ def _find_content(
 
 
 def _match(
-    root: lxml.html.HtmlElement, rule: ContentRule, source: str
+    root: lxml.html.HtmlElement, rule: ContentRule, source: Container[str]
 ) -> lxml.html.HtmlElement | None:
     found = select_in(root, rule.selector, source)
     if rule.unless:
@@ -346,7 +346,7 @@ def _match(
 # --- chrome --------------------------------------------------------------------------
 
 
-def _chrome(content: lxml.html.HtmlElement, source: str) -> list[lxml.html.HtmlElement]:
+def _chrome(content: lxml.html.HtmlElement, source: Container[str]) -> list[lxml.html.HtmlElement]:
     """The elements under ``content`` that the rules remove, in document order."""
     page = content.getroottree().getroot()
     doomed: dict[lxml.html.HtmlElement, None] = {}
@@ -354,15 +354,25 @@ def _chrome(content: lxml.html.HtmlElement, source: str) -> list[lxml.html.HtmlE
         found = [e for e in _chrome_matches(content, rule.selector, source) if e is not content]
         kept = set(select_in(page, rule.keep, source)) if found and rule.keep else set()
         doomed.update((element, None) for element in found if element not in kept)
-    order = {element: index for index, element in enumerate(content.iter())}
-    return sorted(doomed, key=order.__getitem__)
+    return sorted(doomed, key=_document_order)
+
+
+def _document_order(element: lxml.html.HtmlElement) -> tuple[int, ...]:
+    """A key that sorts elements of one tree in document order: the child indexes on
+    the way down (cheaper than numbering the whole tree for a few elements)."""
+    path = []
+    child = element
+    for parent in element.iterancestors():
+        path.append(parent.index(child))
+        child = parent
+    return tuple(reversed(path))
 
 
 _BARE_TAG = re.compile(r"[a-z][a-z0-9]*")
 
 
 def _chrome_matches(
-    content: lxml.html.HtmlElement, selector: str, source: str
+    content: lxml.html.HtmlElement, selector: str, source: Container[str]
 ) -> list[lxml.html.HtmlElement]:
     """What ``selector`` matches under ``content``, in no particular order: its bare-tag
     parts by a walk in C, the rest as CSS (skipped when the page lacks their names)."""
@@ -402,7 +412,8 @@ def _text_without(
 
 
 def _no_view(
-    root: lxml.html.HtmlElement, content: lxml.html.HtmlElement | None, url: str, source: str
+    root: lxml.html.HtmlElement, content: lxml.html.HtmlElement | None, url: str,
+    source: Container[str],
 ) -> str | None:
     """Why the page gets no agent view; ``noindex`` last, since it can be overridden."""
     noindex = False

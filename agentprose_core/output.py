@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -11,11 +11,21 @@ from .errors import OutputError
 
 __all__ = ["safe_target", "write_atomic"]
 
+# Temporary names unique to a process and a call: no random names to draw and retry
+# as mkstemp does (a build writes thousands of files), and no clash between Sphinx's
+# writer processes or our threads.
+_TEMPORARY = itertools.count()
+
 
 def safe_target(site_dir: Path, relative: str) -> Path:
-    """``site_dir / relative``, refusing any path that would leave ``site_dir``."""
-    root = site_dir.resolve()
-    target = (root / relative).resolve()
+    """``site_dir / relative``, refusing any path that would leave ``site_dir``.
+
+    The check is on the path's text (``..`` and absolute parts): the relative paths
+    come from page URLs, and links the site's owner made inside the site directory
+    are theirs to make.
+    """
+    root = site_dir.absolute()
+    target = Path(os.path.normpath(root / relative))
     if target != root and root not in target.parents:
         raise OutputError(f"Refusing to write {relative!r}: it is outside {site_dir}.")
     return target
@@ -39,15 +49,16 @@ def write_atomic(path: Path, data: str | bytes | Iterable[str]) -> int:
     written = 0
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}-{next(_TEMPORARY)}.tmp")
+        # 0o666 less the umask: the mode any other file of the build gets.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
         try:
             with os.fdopen(fd, "wb") as handle:
                 for chunk in chunks:
                     written += handle.write(chunk)
-            Path(tmp).chmod(0o644)
-            Path(tmp).replace(path)
+            tmp.replace(path)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)
             raise
     except OSError as error:
         reason = error.strerror or str(error)

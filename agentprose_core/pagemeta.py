@@ -48,7 +48,7 @@ from .lang import normalize_lang
 from .tree import select_in, text_of
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Container, Iterable, Iterator
 
     from lxml import html
 
@@ -88,7 +88,7 @@ class _Page:
     ld: dict[str, Any]
     site_ld: dict[str, Any]
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    source: str | None = None
+    source: Container[str] | None = None
 
     def select(self, selector: str, root: html.HtmlElement | None = None) -> list[html.HtmlElement]:
         """Elements matching ``selector`` under ``root`` (the page), skipped at once when
@@ -109,7 +109,7 @@ class _Page:
 
 
 def read_meta(
-    root: html.HtmlElement, *, url: str, h1: str | None = None, source: str | None = None
+    root: html.HtmlElement, *, url: str, h1: str | None = None, source: Container[str] | None = None
 ) -> tuple[PageMeta, list[Diagnostic]]:
     """The metadata of the page whose parsed tree is ``root``.
 

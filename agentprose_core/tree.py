@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Container, Iterable
 from functools import lru_cache
 from html import unescape as html_unescape
 from typing import TYPE_CHECKING
@@ -30,6 +30,7 @@ __all__ = [
     "BLOCK_TAGS",
     "Element",
     "ElementIndex",
+    "PageText",
     "all_text",
     "as_blocks",
     "classes",
@@ -86,11 +87,31 @@ def _parts_needing(selector: str) -> tuple[tuple[str, tuple[str, ...] | None], .
     return tuple(found)
 
 
-def select_in(root: Element, selector: str, source: str | None) -> list[Element]:
+class PageText:
+    """A page's HTML, lowercased, for :func:`select_in`: each name is looked for in it
+    once, however many selectors name it (theme rules repeat their prefixes)."""
+
+    __slots__ = ("_found", "text")
+
+    def __init__(self, html: str) -> None:
+        self.text = html.lower()
+        self._found: dict[str, bool] = {}
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, str):
+            return False
+        found = self._found.get(name)
+        if found is None:
+            found = self._found[name] = name in self.text
+        return found
+
+
+def select_in(root: Element, selector: str, source: Container[str] | None) -> list[Element]:
     """:func:`select` for the parts of ``selector`` that can match a page whose HTML,
-    lowercased, is ``source``: a part naming a class, id, attribute or attribute value
-    that the page does not contain is left out, and with no part left there is no
-    query at all. The answer is the same, in the same order.
+    lowercased, is ``source`` (a string or a :class:`PageText`): a part naming a class,
+    id, attribute or attribute value that the page does not contain is left out, and
+    with no part left there is no query at all. The answer is the same, in the same
+    order.
 
     CSS class tests are slow in libxml2's XPath on pages of many elements (a Pygments
     token is one each), and most theme selectors name classes that a page lacks.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,22 @@ def test_safe_target_refuses_escape(tmp_path: Path) -> None:
     assert safe_target(tmp_path, "a/b.md") == tmp_path.resolve() / "a" / "b.md"
     with pytest.raises(OutputError):
         safe_target(tmp_path, "../x.md")
+    for outside in ("a/../../x.md", "/etc/x.md", "a/../.."):
+        with pytest.raises(OutputError):
+            safe_target(tmp_path, outside)
+    assert safe_target(tmp_path, "a/../b.md") == tmp_path.resolve() / "b.md"
+
+
+def test_write_atomic_gives_the_mode_of_any_new_file(tmp_path: Path) -> None:
+    umask = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "a.md", "x")
+        os.umask(0o077)
+        write_atomic(tmp_path / "b.md", "x")
+    finally:
+        os.umask(umask)
+    assert (tmp_path / "a.md").stat().st_mode & 0o777 == 0o644
+    assert (tmp_path / "b.md").stat().st_mode & 0o777 == 0o600
 
 
 def test_unwritable_target_is_a_clear_error(tmp_path: Path) -> None:

@@ -140,6 +140,7 @@ def test_sphinx_furo(make_app: Any, tmp_path: Path, opengraph: bool) -> None:
     '<html><head><link rel="agentprose-index" href="/x.json"></head><body></body></html>',
     '<html><head><script type="application/ld+json">{}</script></head></html>',
     "<html><body>no head</body></html>",
+    "<html><head><title>T</title></HEAD><body><code></head></code></body></html>",
 ])
 def test_decorating_text_equals_decorating_bytes(document: str) -> None:
     as_bytes = decorate_page(document.encode("utf-8"), PAGE, SITE, Settings())
