@@ -36,8 +36,10 @@ __all__ = [
     "MIN_PAGES",
     "BackgroundConversions",
     "Build",
+    "RecordingMap",
     "Speculative",
     "Task",
+    "changed_keys",
     "convert_speculatively",
     "worker_count",
 ]
@@ -53,7 +55,7 @@ def worker_count(cpus: int | None = None) -> int:
     return max(0, min(found - 1, 4))
 
 
-class _Recorder(Mapping[str, str]):
+class RecordingMap(Mapping[str, str]):
     """A site map that remembers every key asked of it."""
 
     def __init__(self, site_map: Mapping[str, str]) -> None:
@@ -86,6 +88,15 @@ class Speculative:
     conversion: Conversion
     asked: frozenset[str] | None
 
+    def holds(self, changed: set[str]) -> bool:
+        """True when the site map's ``changed`` keys leave this conversion as it is."""
+        return not changed or (self.asked is not None and not self.asked & changed)
+
+
+def changed_keys(old: Mapping[str, str], new: Mapping[str, str]) -> set[str]:
+    """The page keys whose view URL differs between two site maps (or is in one only)."""
+    return {key for key in set(old) | set(new) if old.get(key) != new.get(key)}
+
 
 @dataclass(frozen=True)
 class Build:
@@ -110,7 +121,7 @@ def convert_speculatively(build: Build, task: Task) -> Speculative:
     """One conversion as a worker makes it, stored in the cache, its lookups noted."""
     from .convert import convert_fragment  # in a worker: the only place that needs it
 
-    recorder = _Recorder(build.site_map)
+    recorder = RecordingMap(build.site_map)
     conversion = convert_fragment(task.fragment, page_url=task.page_url, site_map=recorder,
                                   settings=build.settings, source_fences=task.source_fences)
     if task.key is not None and build.cache is not None:
@@ -179,12 +190,9 @@ class BackgroundConversions:
                 self._ready[self._tickets[ticket]] = found
                 self.converted_in_background += 1
         self.close()
-        old = self.build.site_map
-        changed = {key for key in set(site_map) | set(old) if site_map.get(key) != old.get(key)}
-        kept = {
-            url: found.conversion for url, found in self._ready.items()
-            if not changed or (found.asked is not None and not found.asked & changed)
-        }
+        changed = changed_keys(self.build.site_map, site_map)
+        kept = {url: found.conversion for url, found in self._ready.items()
+                if found.holds(changed)}
         self.kept = sum(1 for url in kept if self._ready[url].asked is not None)
         return kept
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from . import __version__
-from .background import MIN_PAGES
+from .background import MIN_PAGES, RecordingMap, Speculative, changed_keys
 from .convert import Conversion, convert_fragment
 from .dates import LastChanged
 from .decorate import decorate_page
@@ -60,7 +60,7 @@ class _Found:
     relative: str
     url: str
     extracted: ExtractedPage
-    content_html: str
+    converted: Speculative | None  # None for a page without a view
     nav: tuple[NavEntry, ...] = ()
 
 
@@ -105,26 +105,40 @@ def _check_inputs(site_dir: Path, base_url: str) -> str:
     return base_url_of(base_url)
 
 
-def _read_page(_state: object, site_dir: Path, relative: str, base: str,
-               content_selector: str | None, with_nav: bool) -> _Found:
-    """One built page, extracted; a worker's task. Only the page asked for its nav (the
-    first) is parsed whole: the others' large navigations are left out unparsed."""
-    url = page_url_for(relative, base)
-    text = decode((site_dir / relative).read_bytes())
+def _read_page(state: dict[str, Any], relative: str, with_nav: bool) -> _Found:
+    """One built page, extracted and converted; a worker's task.
+
+    Only the page asked for its nav (the first) is parsed whole: the others' large
+    navigations are left out unparsed. The conversion uses the site map in ``state``,
+    which may still lose the pages found to have no view: the keys it looked up say
+    whether it holds for the final map. ``state`` also holds the site folder, the base
+    URL and the settings.
+    """
+    settings: Settings = state["settings"]
+    url = page_url_for(relative, state["base"])
+    text = decode((state["site_dir"] / relative).read_bytes())
     extracted = parse_page(text if with_nav else without_large_navs(text), url=url,
-                           content_selector=content_selector)
-    content = to_html(extracted.content) if extracted.content is not None else ""
+                           content_selector=settings.content_selector)
     nav: tuple[NavEntry, ...] = ()
     if with_nav and extracted.content is not None:
         nav = tuple(rendered_nav(extracted.content.getroottree().getroot(), url))
-    return _Found(relative, url, dataclasses.replace(extracted, content=None), content, nav)
+    converted = None
+    if has_view(extracted):
+        content = to_html(extracted.content) if extracted.content is not None else ""
+        views = RecordingMap(state["views"])
+        conversion = convert_fragment(content, page_url=url, site_map=views, settings=settings)
+        converted = Speculative(conversion, frozenset(views.asked))
+    return _Found(relative, url, dataclasses.replace(extracted, content=None), converted, nav)
 
 
-def _read(site_dir: Path, relatives: Sequence[str], base: str, settings: Settings,
-          pool: WorkerPool | None) -> list[_Found]:
-    calls = [(site_dir, relative, base, settings.content_selector, number == 0)
-             for number, relative in enumerate(relatives)]
-    return run_all(pool, _read_page, calls)
+def _read(relatives: Sequence[str], state: dict[str, Any], pool: WorkerPool | None,
+          *, first_nav: bool = True) -> list[_Found]:
+    """Each page read and converted with the site map in ``state``; the first one's
+    navigation read whole when ``first_nav`` (it gives the reading order)."""
+    if pool is not None:
+        pool.broadcast(_remember, state)
+    calls = [(relative, first_nav and number == 0) for number, relative in enumerate(relatives)]
+    return run_all(pool, _read_page, calls, state=state)
 
 
 def _site_record(found: Sequence[_Found], base: str, settings: Settings) -> SiteRecord:
@@ -217,7 +231,11 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
            result: BuildResult, *, pool: WorkerPool | None, dry_run: bool,
            source_dir: Path | None, progress: Callable[[int, int], None] | None,
            ) -> BuildResult:
-    read = _read(site_dir, relatives, base, settings, pool)
+    # Every page's view URL, as if each had a view: the conversions start with it, and
+    # the few that looked up a page found to have none are made again.
+    every_view = site_map((page_url_for(r, base) for r in relatives), base, settings.view_layout)
+    state = {"views": every_view, "settings": settings, "site_dir": site_dir, "base": base}
+    read = _read(relatives, state, pool)
     if progress:
         progress(len(read), len(read))
     paths = {f.url: f.relative for f in read}
@@ -227,9 +245,9 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     views = site_map((f.url for f in found), base, settings.view_layout)
     check_unique_views(views)
     site = _site_record(found, base, settings)
-    records = _records(site_dir, found, base=base, views=views, settings=settings, site=site,
-                       result=result, source_dir=source_dir, nav_sections=nav_sections,
-                       pool=pool)
+    conversions = _conversions(found, state, views, pool)
+    records = _records(site_dir, found, conversions, base=base, views=views, site=site,
+                       result=result, source_dir=source_dir, nav_sections=nav_sections)
     published = publish(site_dir, site, records, settings=settings,
                         generator=f"agentprose {__version__} (cli)", dry_run=dry_run)
     result.diagnostics.extend(published.diagnostics)
@@ -238,9 +256,11 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     result.pages = len(published.pages)
     result.diagnostics = unique(result.diagnostics)
     if not dry_run:
-        calls = [(site_dir, paths[record.url], record, site, settings)
-                 for record in published.pages]
-        result.bytes_written += sum(run_all(pool, _decorate, calls))
+        state["site"] = site
+        if pool is not None:
+            pool.broadcast(_remember, {"site": site})
+        calls = [(paths[record.url], record) for record in published.pages]
+        result.bytes_written += sum(run_all(pool, _decorate, calls, state=state))
     return result
 
 
@@ -275,24 +295,33 @@ def _in_nav_order(
     return ordered + rest, sections
 
 
+def _conversions(found: Sequence[_Found], state: dict[str, Any], views: dict[str, str],
+                 pool: WorkerPool | None) -> list[Conversion]:
+    """Each page's conversion: the one made while reading when the final site map
+    agrees on every page it looked up, else one made again with the final map."""
+    changed = changed_keys(state["views"], views)
+    kept = {f.url: f.converted.conversion for f in found
+            if f.converted is not None and f.converted.holds(changed)}
+    redo = [f.relative for f in found if f.url not in kept]
+    if redo:
+        for page in _read(redo, {**state, "views": views}, pool, first_nav=False):
+            kept[page.url] = page.converted.conversion if page.converted else Conversion("", ())
+    return [kept[f.url] for f in found]
+
+
 def _records(
     site_dir: Path,
     found: Sequence[_Found],
+    conversions: Sequence[Conversion],
     *,
     base: str,
     views: dict[str, str],
-    settings: Settings,
     site: SiteRecord,
     result: BuildResult,
     source_dir: Path | None,
     nav_sections: dict[str, tuple[str, ...]] | None,
-    pool: WorkerPool | None,
 ) -> list[PageRecord]:
     modified = LastChanged(source_dir or site_dir)
-    state = {"views": views, "settings": settings}
-    if pool is not None:
-        pool.broadcast(_remember, state)
-    conversions = run_all(pool, _convert, [(f.content_html, f.url) for f in found], state=state)
     sections = nav_sections if nav_sections is not None else _sections(found, base)
     listed = [f for f in found if nav_sections is None or page_key(f.url) in nav_sections]
     neighbours = {
@@ -337,13 +366,7 @@ def _remember(state: dict[str, Any], values: dict[str, Any]) -> None:
     state.update(values)  # a worker's task: what the next tasks share
 
 
-def _convert(state: dict[str, Any], content_html: str, url: str) -> Conversion:
-    return convert_fragment(content_html, page_url=url, site_map=state["views"],
-                            settings=state["settings"])
-
-
-def _decorate(_state: object, site_dir: Path, relative: str, record: PageRecord,
-              site: SiteRecord, settings: Settings) -> int:
-    path = site_dir / relative
-    changed = decorate_page(path.read_bytes(), record, site, settings)
+def _decorate(state: dict[str, Any], relative: str, record: PageRecord) -> int:
+    path = state["site_dir"] / relative
+    changed = decorate_page(path.read_bytes(), record, state["site"], state["settings"])
     return 0 if changed is None else write_atomic(path, changed)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from agentprose_core.background import MIN_PAGES
 from agentprose_core.extract import LARGE_NAV, decode, parse_page, without_large_navs
 from agentprose_core.settings import Settings
 from agentprose_core.staticsite import build_site
@@ -76,3 +77,28 @@ def test_workers_give_the_same_site_as_one_process(material_site: Path,
     outputs = check_site(tmp_path / "True", BASE)
     second = outputs.index["posts"][1]
     assert (second["title"], second.get("section")) == ("Page 0.0", ["Section 0"]), second
+
+
+def _plain_page(title: str, body: str, *, robots: str = "") -> str:
+    meta = f'<meta name="robots" content="{robots}">' if robots else ""
+    return (f"<!doctype html><html lang=en><head><title>{title}</title>{meta}</head>"
+            f"<body><main><h1>{title}</h1>{body}</main></body></html>")
+
+
+@pytest.mark.parametrize("workers", [True, False])
+def test_a_link_to_a_page_without_a_view_is_converted_again(tmp_path: Path,
+                                                             workers: bool) -> None:
+    # Pages are converted while they are read, with every page's view URL; a page that
+    # turns out to have none (noindex here) must not be linked as a view.
+    pages = {f"p{n}.html": _plain_page(f"Page {n}", f'<p>See <a href="p{n + 1}.html">next</a>.</p>')
+             for n in range(MIN_PAGES + 4)}
+    pages["p1.html"] = _plain_page("Page 1", '<p>See <a href="hidden.html#top">hidden</a> '
+                                             'and <a href="p2.html">next</a>.</p>')
+    pages["hidden.html"] = _plain_page("Hidden", "<p>Not for robots.</p>", robots="noindex")
+    write_tree(tmp_path, pages)
+    build_site(tmp_path, base_url=BASE, settings=Settings(workers=workers))
+    first = (tmp_path / "p1.md").read_text()
+    assert f"[hidden]({BASE}hidden.html#top)" in first, first
+    assert f"[next]({BASE}p2.md)" in first, first
+    assert f"[next]({BASE}p3.md)" in (tmp_path / "p2.md").read_text()
+    assert not (tmp_path / "hidden.md").exists()
