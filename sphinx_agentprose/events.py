@@ -30,13 +30,14 @@ from agentprose_core.lang import normalize_lang
 from agentprose_core.metadata import read_metadata
 from agentprose_core.model import SiteRecord
 from agentprose_core.publish import publish, write_view
-from agentprose_core.records import make_record, record_from_json, record_to_json
+from agentprose_core.records import make_record
 from agentprose_core.settings import Settings
 from agentprose_core.sitepages import is_excluded
 from agentprose_core.urls import check_unique_views, output_path, page_key, view_url
 
 from .config import base_url, settings_of
 from .order import ReadingOrder, reading_order
+from .stored import StoredRecords
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -59,7 +60,7 @@ class Plan:
 
     settings: Settings
     base_url: str
-    records_dir: Path
+    records: StoredRecords
     order: ReadingOrder = field(default_factory=ReadingOrder)
     views: dict[str, str] = field(default_factory=dict)  # docname -> view URL
     site_map: dict[str, str] = field(default_factory=dict)  # page key -> view URL
@@ -92,7 +93,7 @@ def builder_inited(app: Sphinx) -> None:
         return
     app.agentprose_plan = Plan(  # type: ignore[attr-defined]
         settings=settings, base_url=base_url(app.config),
-        records_dir=Path(app.doctreedir) / "agentprose",
+        records=StoredRecords(Path(app.doctreedir) / "agentprose"),
     )
 
 
@@ -163,10 +164,6 @@ def _record(app: Sphinx, plan: Plan, docname: str, body: str) -> PageRecord:
     )
 
 
-def _record_path(plan: Plan, docname: str) -> Path:
-    return plan.records_dir / f"{docname}.json"
-
-
 def html_page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
@@ -176,9 +173,7 @@ def html_page_context(
     record = _record(app, plan, pagename, str(context.get("body", "")))
     try:
         write_view(Path(app.outdir), record, plan.base_url)
-        path = _record_path(plan, pagename)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(record_to_json(record), encoding="utf-8")
+        plan.records.save(pagename, record)
     except (AgentproseError, OSError) as error:
         message = f"agentprose could not write the view of {pagename}: {error}"
         raise ExtensionError(message) from error
@@ -200,29 +195,26 @@ def _current(app: Sphinx, plan: Plan, record: PageRecord, docname: str) -> PageR
 
 def _drop_stale(app: Sphinx, plan: Plan) -> None:
     """Remove the views and records of documents that are gone or now left out."""
-    if not plan.records_dir.is_dir():
-        return
-    for path in sorted(plan.records_dir.rglob("*.json")):
-        docname = path.relative_to(plan.records_dir).with_suffix("").as_posix()
+    for docname in plan.records.docnames():
         if docname in plan.views:
             continue
-        record = record_from_json(path.read_text(encoding="utf-8"))
+        record = plan.records.load(docname)
         view = Path(app.outdir) / output_path(record.markdown_url, plan.base_url)
         view.unlink(missing_ok=True)
-        path.unlink()
+        plan.records.remove(docname)
 
 
 def _records(app: Sphinx, plan: Plan) -> list[PageRecord]:
+    wanted = [docname for docname in plan.order.docs if docname in plan.views]
+    stored = plan.records.load_all(wanted)
     records = []
-    for docname in plan.order.docs:
-        path = _record_path(plan, docname)
-        if docname not in plan.views or not path.is_file():
+    for docname in wanted:
+        if docname not in stored:
             continue
-        stored = record_from_json(path.read_text(encoding="utf-8"))
-        record = _current(app, plan, stored, docname)
-        if record != stored:  # a neighbour moved in the toctree: bring the view up to date
+        record = _current(app, plan, stored[docname], docname)
+        if record != stored[docname]:  # a neighbour moved in the toctree: update the view
             write_view(Path(app.outdir), record, plan.base_url)
-            path.write_text(record_to_json(record), encoding="utf-8")
+            plan.records.save(docname, record)
         records.append(record)
     return records
 

@@ -1,0 +1,95 @@
+"""Page records on disk: one JSON file per page under the doctree folder.
+
+Each page's record is written where Sphinx writes the page (a writer process under
+``-j``) and read back in ``build-finished``, the unchanged pages of earlier builds
+included. Parsing every record again costs more than the rest of an incremental
+build's work for us, so the records read last time are kept in one pickle beside
+them, each with a digest of its JSON file: only the files that changed since are
+parsed. (A digest, not the file's time and size: an edit can keep the size, and some
+file systems keep times to the second.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import pickle
+from typing import TYPE_CHECKING, Any
+
+from agentprose_core import __version__
+from agentprose_core.errors import AgentproseError
+from agentprose_core.output import write_atomic
+from agentprose_core.records import record_from_json, record_to_json
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from agentprose_core.model import PageRecord
+
+__all__ = ["StoredRecords"]
+
+_MEMO = "records.pickle"
+_UNREADABLE = (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
+               IndexError, TypeError, ValueError)
+
+
+class StoredRecords:
+    """The records under ``directory``, by docname."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def path(self, docname: str) -> Path:
+        return self.directory / f"{docname}.json"
+
+    def save(self, docname: str, record: PageRecord) -> None:
+        """Write one page's record (any process)."""
+        path = self.path(docname)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(record_to_json(record), encoding="utf-8")
+
+    def docnames(self) -> list[str]:
+        """Every docname with a record on disk, sorted."""
+        if not self.directory.is_dir():
+            return []
+        return sorted(path.relative_to(self.directory).with_suffix("").as_posix()
+                      for path in self.directory.rglob("*.json"))
+
+    def load(self, docname: str) -> PageRecord:
+        return record_from_json(self.path(docname).read_text(encoding="utf-8"))
+
+    def remove(self, docname: str) -> None:
+        self.path(docname).unlink(missing_ok=True)
+
+    def load_all(self, docnames: Iterable[str]) -> dict[str, PageRecord]:
+        """The records of those ``docnames`` that have one, parsing only the files
+        written since the last call (main process, once per build)."""
+        memo = self._memo()
+        found: dict[str, tuple[bytes, PageRecord]] = {}
+        for docname in docnames:
+            try:
+                data = self.path(docname).read_bytes()
+            except OSError:
+                continue
+            digest = hashlib.blake2b(data, digest_size=16).digest()
+            known = memo.get(docname)
+            found[docname] = known if known and known[0] == digest else (
+                digest, record_from_json(data.decode("utf-8")))
+        if found != memo:
+            self._keep(found)
+        return {docname: record for docname, (_, record) in found.items()}
+
+    def _memo(self) -> dict[str, tuple[bytes, PageRecord]]:
+        try:
+            with (self.directory / _MEMO).open("rb") as handle:
+                version, memo = pickle.load(handle)
+        except _UNREADABLE:  # missing, truncated, or written by another version
+            return {}
+        return memo if version == __version__ and isinstance(memo, dict) else {}
+
+    def _keep(self, memo: dict[str, Any]) -> None:
+        # The memo only saves time: without it the next build parses every record again.
+        with contextlib.suppress(AgentproseError):
+            write_atomic(self.directory / _MEMO,
+                         pickle.dumps((__version__, memo), protocol=pickle.HIGHEST_PROTOCOL))

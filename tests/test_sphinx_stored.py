@@ -1,0 +1,40 @@
+"""Sphinx page records on disk, read back through the memo: never a stale record."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+from agentprose_core.model import PageRecord
+from sphinx_agentprose.stored import StoredRecords
+
+
+def _record(title: str) -> PageRecord:
+    return PageRecord(url=f"https://x.org/{title}/", markdown_url=f"https://x.org/{title}.md",
+                      title=title, modified="2026-01-01T00:00:00Z", markdown=f"# {title}\n")
+
+
+def test_records_come_back_as_saved_and_edits_are_seen(tmp_path: Path) -> None:
+    stored = StoredRecords(tmp_path / "records")
+    stored.save("a", _record("aaa"))
+    stored.save("guide/b", _record("bbb"))
+    assert stored.docnames() == ["a", "guide/b"]
+    assert stored.load_all(["a", "guide/b", "gone"]) == {
+        "a": _record("aaa"), "guide/b": _record("bbb")}
+    assert (tmp_path / "records" / "records.pickle").is_file()
+    # Same size, and written within the same clock tick: the digest still tells.
+    stored.save("a", _record("ccc"))
+    assert stored.load_all(["a", "guide/b"])["a"] == _record("ccc")
+    stored.remove("guide/b")
+    assert stored.load_all(["a", "guide/b"]) == {"a": _record("ccc")}
+
+
+def test_a_broken_or_foreign_memo_is_ignored(tmp_path: Path) -> None:
+    stored = StoredRecords(tmp_path)
+    stored.save("a", _record("aaa"))
+    memo = tmp_path / "records.pickle"
+    memo.write_bytes(b"\x80\x05truncated")
+    assert stored.load_all(["a"]) == {"a": _record("aaa")}
+    memo.write_bytes(pickle.dumps(("0.0.0-other", {"a": (b"x", _record("old"))})))
+    assert stored.load_all(["a"]) == {"a": _record("aaa")}
+    assert stored.docnames() == ["a"]  # the memo is not a record
