@@ -11,7 +11,9 @@ A build runs as a child process that this process reaps with ``os.wait4``, whose
 - wall = ``time.perf_counter`` from spawn to reap.
 
 MkDocs builds run in ``mkdocs_driver.py``, which measures itself the same way
-(``getrusage`` of itself and its children) and reports a cold build and a reload.
+(``getrusage`` of itself and its children) and reports a cold build and a reload,
+and also the time spent inside agentprose's hooks: our own cost, measured directly
+rather than as a difference of two noisy builds.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class Sample:
     rss: int  # KiB, the largest process of the build
     warnings: int = 0
     error: str = ""
+    hooks: float | None = None  # seconds inside agentprose's MkDocs hooks (driver only)
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)

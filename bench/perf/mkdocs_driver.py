@@ -14,7 +14,10 @@ pages, in the same warm process. So:
 The livereload server is left out (it only watches files and serves them). Prints
 ``{"cold": {...}, "reload": {...}}`` on its last line: wall (``perf_counter``),
 CPU (``getrusage`` of this process and its children: git), peak RSS (``ru_maxrss``,
-the high-water mark of this process, so the reload's is at least the cold one's).
+the high-water mark of this process, so the reload's is at least the cold one's),
+and, when agentprose is in the build, ``hooks``: the wall seconds spent inside its
+hooks (with ``workers: false`` that is all the work agentprose adds; with workers it
+leaves out what the worker processes do meanwhile).
 """
 
 from __future__ import annotations
@@ -23,11 +26,14 @@ import time
 
 START = time.perf_counter()
 
+import functools  # noqa: E402
 import json  # noqa: E402
 import logging  # noqa: E402
 import resource  # noqa: E402
 import sys  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 
 def _usage() -> tuple[float, int]:
@@ -37,16 +43,52 @@ def _usage() -> tuple[float, int]:
     return cpu, max(own.ru_maxrss, children.ru_maxrss)
 
 
+HOOKS = [0.0]  # seconds inside agentprose's hooks, this build
+
+
+def _timed(method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            HOOKS[0] += time.perf_counter() - start
+    return timed
+
+
+def _time_agentprose_hooks() -> bool:
+    """Wrap each hook of agentprose's plugin class, before MkDocs binds them."""
+    try:
+        from mkdocs_agentprose.plugin import AgentprosePlugin
+    except ImportError:
+        return False
+    for name in [name for name in vars(AgentprosePlugin) if name.startswith("on_")]:
+        setattr(AgentprosePlugin, name, _timed(getattr(AgentprosePlugin, name)))
+    return True
+
+
+def _uses_agentprose(config: Any) -> bool:
+    return any(type(plugin).__module__.startswith("mkdocs_agentprose")
+               for plugin in config.plugins.values())
+
+
 def main(config_file: str, site_dir: str, edited: str) -> None:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
+    # Imported only for a build that names the plugin: a bare build must not pay for it.
+    timing = "agentprose" in Path(config_file).read_text(encoding="utf-8") and (
+        _time_agentprose_hooks())
     config = load_config(config_file=config_file, site_dir=site_dir)
+    timing = timing and _uses_agentprose(config)
     config.plugins.on_startup(command="serve", dirty=False)
     build(config)
     cpu, rss = _usage()
     cold = {"wall": time.perf_counter() - START, "cpu": cpu, "rss": rss}
+    if timing:
+        cold["hooks"], HOOKS[0] = HOOKS[0], 0.0
 
     page = Path(edited)
     original = page.read_text(encoding="utf-8")
@@ -57,6 +99,8 @@ def main(config_file: str, site_dir: str, edited: str) -> None:
         build(config)
         cpu, rss = _usage()
         reload = {"wall": time.perf_counter() - start, "cpu": cpu - cpu_before, "rss": rss}
+        if timing:
+            reload["hooks"] = HOOKS[0]
     finally:
         page.write_text(original, encoding="utf-8")
     config.plugins.on_shutdown()

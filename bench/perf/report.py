@@ -101,6 +101,40 @@ def _added(results: Results, kind: str, pages: int, what: str) -> float | None:
     return None if ours is None or bare is None else (ours - bare) / pages * 1000
 
 
+def hooks_per_page(results: Results, key: Key) -> float | None:
+    """Median ms per page inside agentprose's hooks (MkDocs builds through the driver)."""
+    found = results.good(key)
+    times = [s.hooks for s in found or () if s.hooks is not None]
+    return statistics.median(times) / key[1] * 1000 if times else None
+
+
+def _hook_rows(results: Results) -> list[str]:
+    lines = []
+    for key in sorted(results.samples):
+        value = hooks_per_page(results, key)
+        if value is not None:
+            mode = MODES[key[0]][key[3]]
+            lines.append(f"{TITLES[key[0]]}, {key[1]:,} pages, {mode}, {SHORT[key[4]]}: "
+                         f"{value:.2f} ms/page")
+    return lines
+
+
+def hook_scaling(results: Results, kind: str) -> tuple[float | None, str]:
+    """Hook ms/page at the largest size over that at the smallest, cold builds, for the
+    in-process variant when it ran (all of our work is then inside the hooks)."""
+    sizes = sorted({k[1] for k in results.samples if k[0] == kind})
+    for variant in ("agentprose-inprocess", "agentprose"):
+        per_page = {size: hooks_per_page(results, (kind, size, 1, "cold", variant))
+                    for size in sizes}
+        low, high = per_page[sizes[0]] if sizes else None, per_page[sizes[-1]] if sizes else None
+        if low and high is not None and len(sizes) > 1:
+            ratio = high / low
+            return ratio, (f"{TITLES[kind]}: time in agentprose's hooks per page ({SHORT[variant]},"
+                           f" cold) at {sizes[0]:,}: {low:.2f} ms, at {sizes[-1]:,}: {high:.2f} ms;"
+                           f" ratio {ratio:.2f}")
+    return None, ""
+
+
 def scaling(results: Results, kind: str) -> tuple[float | None, str]:
     """Added CPU ms/page at the largest size over that at the smallest, and a line."""
     sizes = sorted({k[1] for k in results.samples if k[0] == kind})
@@ -123,9 +157,16 @@ def print_report(results: Results) -> None:
     print("\nCells: median wall seconds of the interleaved rounds; ×wall, ×cpu, ×rss: median"
           " of each round's ratio to that round's bare build. spread: (max − min) / median"
           " of the bare walls. MiB: peak RSS of the largest process of the build.")
+    hooks = _hook_rows(results)
+    if hooks:
+        print("\n## Inside agentprose's hooks (measured in the build process)\n")
+        print("\n".join(hooks))
     print("\n## Scaling\n")
     for kind in results.variants:
         print(scaling(results, kind)[1])
+        direct = hook_scaling(results, kind)[1]
+        if direct:
+            print(direct)
     print("\n## CLI\n")
     if results.cli:
         print(f"agentprose build on a built {results.cli['pages']:,.0f}-page Material site: "
