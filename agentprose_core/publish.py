@@ -108,9 +108,12 @@ def _index(site: SiteRecord, pages: Sequence[PageRecord], generator: str,
     """The index, streamed; without bodies when it would pass ``index_max_bytes``."""
     bodies = settings.index_markdown
     if bodies and settings.index_max_bytes:
-        chunks = list(iter_index_chunks(site, pages, generator=generator, include_markdown=True))
-        if sum(len(chunk.encode("utf-8")) for chunk in chunks) <= settings.index_max_bytes:
-            return chunks
+        # Measured in a first pass and made again to write: never the whole index (every
+        # page's Markdown a second time) in memory at once.
+        size = sum(len(chunk.encode("utf-8"))
+                   for chunk in iter_index_chunks(site, pages, generator=generator))
+        if size <= settings.index_max_bytes:
+            return iter_index_chunks(site, pages, generator=generator, include_markdown=True)
         notes.append(Diagnostic(
             "index-cut",
             f"agentprose.json would pass index_max_bytes ({settings.index_max_bytes:,}): it "

@@ -257,3 +257,20 @@ def test_unicode_spaces_and_foreign_canonical(site: Path) -> None:
     assert front["canonical"] == BASE + "caf%C3%A9%20notes.html"
     assert any(d.code == "foreign-canonical" for d in result.diagnostics)
     assert "evil.example" not in (site / "agentprose.json").read_text(encoding="utf-8")
+
+
+def test_index_cap_keeps_the_bodies_up_to_its_size(site: Path, tmp_path: Path) -> None:
+    from agentprose_core.settings import Settings
+    from agentprose_core.staticsite import build_site
+
+    whole = tmp_path / "whole"
+    shutil.copytree(site, whole)
+    build_site(whole, base_url=BASE, settings=Settings())
+    size = (whole / "agentprose.json").stat().st_size
+    for limit, kept in ((size, True), (size - 1, False)):
+        copy = tmp_path / str(limit)
+        shutil.copytree(site, copy)
+        result = build_site(copy, base_url=BASE, settings=Settings(index_max_bytes=limit))
+        assert ("index-cut" not in {d.code for d in result.diagnostics}) is kept
+        index = (copy / "agentprose.json").read_bytes()
+        assert (index == (whole / "agentprose.json").read_bytes()) is kept
