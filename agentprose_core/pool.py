@@ -21,9 +21,11 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
-__all__ = ["Failed", "WorkerPool", "run_all"]
+__all__ = ["Failed", "WorkerPool", "run_all", "run_all_while"]
+
+T = TypeVar("T")
 
 
 class Failed:
@@ -175,6 +177,25 @@ def run_all(
     if pool is None:
         return [function(state, *args) for args in calls]
     tickets = [pool.submit(function, *args) for args in calls]
+    return _answers(pool, function, calls, tickets, state)
+
+
+def run_all_while(
+    pool: WorkerPool | None, function: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+    meanwhile: Callable[[], T], *, state: Any = None,
+) -> tuple[list[Any], T]:
+    """:func:`run_all`, and ``meanwhile()`` run here while the workers work (before the
+    tasks, without workers)."""
+    if pool is None:
+        done = meanwhile()
+        return run_all(None, function, calls, state=state), done
+    tickets = [pool.submit(function, *args) for args in calls]
+    done = meanwhile()
+    return _answers(pool, function, calls, tickets, state), done
+
+
+def _answers(pool: WorkerPool, function: Callable[..., Any],
+             calls: Sequence[tuple[Any, ...]], tickets: Sequence[int], state: Any) -> list[Any]:
     answers = pool.gather()
     failed = Failed("not sent: the worker process had ended")
     return [

@@ -24,14 +24,15 @@ from .decorate import decorate_page
 from .diagnostics import Diagnostic, unique
 from .errors import InputError
 from .extract import decode, has_view, parse_page, without_large_navs
+from .index import check_pages
 from .llmstxt import summarize
 from .model import PageRecord, SiteRecord
 from .navorder import NavEntry, rendered_nav
 from .output import write_atomic
-from .pool import WorkerPool, run_all
-from .publish import publish
+from .pool import WorkerPool, run_all, run_all_while
+from .publish import publish, write_view
 from .tree import to_html
-from .urls import base_url_of, check_unique_views, is_on_site, page_key, site_map
+from .urls import base_url_of, check_unique_views, is_on_site, output_path, page_key, site_map
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -248,19 +249,30 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     conversions = _conversions(found, state, views, pool)
     records = _records(site_dir, found, conversions, base=base, views=views, site=site,
                        result=result, source_dir=source_dir, nav_sections=nav_sections)
-    published = publish(site_dir, site, records, settings=settings,
-                        generator=f"agentprose {__version__} (cli)", dry_run=dry_run)
+    generator = f"agentprose {__version__} (cli)"
+    if dry_run:
+        published = publish(site_dir, site, records, settings=settings, generator=generator,
+                            dry_run=True)
+    else:
+        # The workers write each page's view and update its head while this process
+        # writes the site files.
+        kept, _ = check_pages(site, records)
+        state["site"] = site
+        if pool is not None:
+            pool.broadcast(_remember, {"site": site})
+        result.files.extend(output_path(record.markdown_url, base) for record in kept)
+        written, published = run_all_while(
+            pool, _write_page, [(paths[record.url], record) for record in kept],
+            lambda: publish(site_dir, site, records, settings=settings, generator=generator,
+                            views=False),
+            state=state,
+        )
+        result.bytes_written += sum(written)
     result.diagnostics.extend(published.diagnostics)
     result.files.extend(published.files)
     result.bytes_written += published.bytes_written
     result.pages = len(published.pages)
     result.diagnostics = unique(result.diagnostics)
-    if not dry_run:
-        state["site"] = site
-        if pool is not None:
-            pool.broadcast(_remember, {"site": site})
-        calls = [(paths[record.url], record) for record in published.pages]
-        result.bytes_written += sum(run_all(pool, _decorate, calls, state=state))
     return result
 
 
@@ -366,7 +378,9 @@ def _remember(state: dict[str, Any], values: dict[str, Any]) -> None:
     state.update(values)  # a worker's task: what the next tasks share
 
 
-def _decorate(state: dict[str, Any], relative: str, record: PageRecord) -> int:
+def _write_page(state: dict[str, Any], relative: str, record: PageRecord) -> int:
+    """Write the page's agent view and add its head tags; a worker's task."""
+    written = write_view(state["site_dir"], record, state["base"])
     path = state["site_dir"] / relative
     changed = decorate_page(path.read_bytes(), record, state["site"], state["settings"])
-    return 0 if changed is None else write_atomic(path, changed)
+    return written + (0 if changed is None else write_atomic(path, changed))

@@ -7,7 +7,7 @@ import signal
 from typing import Any
 
 from agentprose_core.extract import LARGE_NAV, without_large_navs
-from agentprose_core.pool import Failed, WorkerPool, run_all
+from agentprose_core.pool import Failed, WorkerPool, run_all, run_all_while
 
 
 def _square(state: dict[str, Any], number: int) -> int:
@@ -68,6 +68,20 @@ def test_a_killed_worker_fails_its_tasks_and_nothing_hangs() -> None:
             n * n for n in range(8)]
     finally:
         pool.close()
+
+
+def test_work_here_overlaps_the_workers_and_answers_stay_in_order() -> None:
+    calls = [(n,) for n in range(30)]
+    pool = WorkerPool(2, dict)
+    try:
+        pids, here = run_all_while(pool, _pid, [()] * 8, os.getpid)
+        assert here == os.getpid() and here not in pids  # the tasks ran in the workers
+        assert run_all_while(pool, _square, calls, lambda: "done") == (
+            [n * n for n in range(30)], "done")
+    finally:
+        pool.close()
+    assert run_all_while(None, _square, calls, lambda: "done", state={"offset": 1}) == (
+        [n * n + 1 for n in range(30)], "done")
 
 
 def test_without_a_pool_everything_runs_here() -> None:
