@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from lxml import etree
 
@@ -121,18 +122,12 @@ def _is_line_mark(element: Element) -> bool:
     if element.tag == "button":
         return True
     names = element.get("class")
-    if not names:
-        return False
-    found = _LINE_MARK_CLASSES.get(names)
-    if found is None:  # a page's tokens repeat a few dozen class values
-        if len(_LINE_MARK_CLASSES) >= 4096:
-            _LINE_MARK_CLASSES.clear()
-        found = _LINE_MARK_CLASSES[names] = names == "ln" or any(
-            part in names for part in _LINE_NUMBER_CLASSES)
-    return found
+    return bool(names) and _marks_line(names)
 
 
-_LINE_MARK_CLASSES: dict[str, bool] = {}
+@lru_cache(maxsize=4096)  # a page's tokens repeat a few dozen class values
+def _marks_line(names: str) -> bool:
+    return names == "ln" or any(part in names for part in _LINE_NUMBER_CLASSES)
 
 
 def drop_line_numbers(root: Element) -> None:
