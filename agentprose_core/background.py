@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from .cache import cache_key, site_digest
 from .model import Conversion
-from .pool import WorkerPool
+from .pool import WorkerPool, remember
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -40,19 +40,29 @@ __all__ = [
     "Speculative",
     "Task",
     "changed_keys",
+    "conversion_pool",
     "convert_speculatively",
     "worker_count",
 ]
 
 MIN_PAGES = 16
-"""Up to this many pages to convert, a worker costs more to start than it saves: a
-rebuild that changed a few pages converts them in-process."""
+"""A site of up to this many pages converts in-process: a worker costs more to start
+than it saves there. Larger sites send every page not in the cache to the workers,
+even the one page a ``serve`` reload changed: the workers outlive a build, and the
+build tool's process then never loads lxml and the engine."""
 
 
 def worker_count(cpus: int | None = None) -> int:
     """Workers to start: every CPU but the one the build tool runs on, at most four."""
     found = cpus if cpus is not None else (os.cpu_count() or 1)
     return max(0, min(found - 1, 4))
+
+
+def conversion_pool(workers: int) -> WorkerPool | None:
+    """``workers`` processes to convert pages, for one build or for every build of a
+    ``serve`` session; None for none. They start when the first page is sent and end
+    at :meth:`~.pool.WorkerPool.close`."""
+    return WorkerPool(workers, dict) if workers > 0 else None
 
 
 class RecordingMap(Mapping[str, str]):
@@ -117,10 +127,12 @@ class Task:
     key: str | None
 
 
-def convert_speculatively(build: Build, task: Task) -> Speculative:
-    """One conversion as a worker makes it, stored in the cache, its lookups noted."""
+def convert_speculatively(state: dict[str, Build], task: Task) -> Speculative:
+    """One conversion as a worker makes it for the build it was last sent, stored in
+    the cache, its lookups noted."""
     from .convert import convert_fragment  # in a worker: the only place that needs it
 
+    build = state["build"]
     recorder = RecordingMap(build.site_map)
     conversion = convert_fragment(task.fragment, page_url=task.page_url, site_map=recorder,
                                   settings=build.settings, source_fences=task.source_fences)
@@ -129,29 +141,24 @@ def convert_speculatively(build: Build, task: Task) -> Speculative:
     return Speculative(conversion, frozenset(recorder.asked))
 
 
-def _build_of(build: Build) -> Build:
-    return build  # a worker's setup: it keeps the build for every task
-
-
 class BackgroundConversions:
     """Conversions started while a build goes on, by page URL.
 
     ``site_map`` is every page the build will render (page key -> view URL). Pages
-    found in ``cache`` are taken from it. Once more than :data:`MIN_PAGES` pages are
-    missing from it, ``workers`` processes convert them all; with fewer (a rebuild
-    that changed a page) none starts and the caller converts them. With
-    ``workers=0`` nothing runs in the background.
+    found in ``cache`` are taken from it; ``pool`` (see :func:`conversion_pool`)
+    converts the others on a site of more than :data:`MIN_PAGES` pages. On a smaller
+    site, or without a pool, the caller converts them. The pool is the caller's: it
+    may serve the next build too.
     """
 
     def __init__(
         self, *, site_map: Mapping[str, str], settings: Settings,
-        cache: ConversionCache | None, workers: int,
+        cache: ConversionCache | None, pool: WorkerPool | None,
     ) -> None:
         self.build = Build(dict(site_map), settings, cache)
-        self.workers = workers
         self.digest = site_digest(self.build.site_map)
-        self._pool: WorkerPool | None = None
-        self._waiting: list[Task] = []
+        self._pool = pool if pool is not None and len(site_map) > MIN_PAGES else None
+        self._sent_build = False
         self._tickets: dict[int, str] = {}
         self.converted_in_background = 0
         self.kept = 0  # of those, how many held for the final site map
@@ -170,36 +177,25 @@ class BackgroundConversions:
             if found is not None:
                 self._ready[page_url] = Speculative(found, None)
                 return
-        if self.workers < 1:
-            return
-        self._waiting.append(Task(fragment, page_url, tuple(source_fences), key))
-        if self._pool is None and len(self._waiting) <= MIN_PAGES:
-            return
         if self._pool is None:
-            self._pool = WorkerPool(self.workers, _build_of, self.build)
-        for waiting in self._waiting:
-            self._tickets[self._pool.submit(convert_speculatively, waiting)] = waiting.page_url
-        self._waiting.clear()
+            return
+        if not self._sent_build:  # the workers' tasks of this build use this build
+            self._pool.broadcast(remember, {"build": self.build})
+            self._sent_build = True
+        task = Task(fragment, page_url, tuple(source_fences), key)
+        self._tickets[self._pool.submit(convert_speculatively, task)] = page_url
 
     def results(self, site_map: Mapping[str, str]) -> dict[str, Conversion]:
         """The conversions that hold for the final ``site_map``, by page URL, once the
         workers are done. Pages missing from the answer are the caller's to convert."""
         answers = self._pool.gather() if self._pool is not None else {}
         for ticket, found in answers.items():
-            if isinstance(found, Speculative):
+            if isinstance(found, Speculative) and ticket in self._tickets:
                 self._ready[self._tickets[ticket]] = found
                 self.converted_in_background += 1
-        self.close()
+        self._tickets.clear()
         changed = changed_keys(self.build.site_map, site_map)
         kept = {url: found.conversion for url, found in self._ready.items()
                 if found.holds(changed)}
         self.kept = sum(1 for url in kept if self._ready[url].asked is not None)
         return kept
-
-    def close(self) -> None:
-        """Stop the workers and forget the pages handed over."""
-        if self._pool is not None:
-            self._pool.close()
-            self._pool = None
-        self._tickets.clear()
-        self._waiting.clear()

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-__all__ = ["Failed", "WorkerPool", "run_all", "run_all_while"]
+__all__ = ["Failed", "WorkerPool", "remember", "run_all", "run_all_while"]
 
 T = TypeVar("T")
 
@@ -101,6 +101,12 @@ class _Worker:
 def _close(pipe: IO[bytes]) -> None:
     with contextlib.suppress(OSError):
         pipe.close()
+
+
+def remember(state: dict[str, Any], values: dict[str, Any]) -> None:
+    """A task that keeps ``values`` in a worker's state for the tasks after it (with
+    :meth:`WorkerPool.broadcast`, in a pool whose setup is ``dict``)."""
+    state.update(values)
 
 
 class WorkerPool:

@@ -59,7 +59,7 @@ class Settings:
         True,
         "Convert pages in background processes on the build machine's spare CPUs while the "
         "build renders the rest (MkDocs and `agentprose build`; Sphinx uses its own `-j`). "
-        "Starts only when more than 16 pages need converting.",
+        "Used on sites of more than 16 pages.",
     )
     index: bool = _opt(True, "Write `agentprose.json` at the site root.")
     index_markdown: bool = _opt(

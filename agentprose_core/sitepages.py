@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import ConversionCache, convert_cached, site_digest
-from .fences import SourceFence
+from .fences import SourceFence, fences_of
 from .metadata import PageFacts, read_metadata
 from .records import make_record
 from .urls import check_unique_views, page_key, site_map
@@ -31,7 +31,8 @@ class CollectedPage:
 
     ``url`` is the page's absolute URL; ``source`` its source path relative to the docs
     folder (for ``exclude`` globs and messages); ``source_file`` the file on disk (for
-    git dates), if there is one.
+    git dates), if there is one. ``source_markdown`` is the page's Markdown source, if
+    it has one, for the languages of its code blocks.
     """
 
     url: str
@@ -42,7 +43,13 @@ class CollectedPage:
     source_file: Path | None = None
     section: tuple[str, ...] = ()
     in_nav: bool = True
-    source_fences: tuple[SourceFence, ...] = ()
+    source_markdown: str = ""
+
+    @property
+    def source_fences(self) -> tuple[SourceFence, ...]:
+        """The fenced code blocks of the source, read when asked: the build tool holds
+        the source anyway, and a page converted in a worker never asks again."""
+        return fences_of(self.source_markdown)
 
 
 @dataclass

@@ -29,7 +29,7 @@ from .llmstxt import summarize
 from .model import PageRecord, SiteRecord
 from .navorder import NavEntry, rendered_nav
 from .output import write_atomic
-from .pool import WorkerPool, run_all, run_all_while
+from .pool import WorkerPool, remember, run_all, run_all_while
 from .publish import publish, write_view
 from .tree import to_html
 from .urls import base_url_of, check_unique_views, is_on_site, output_path, page_key, site_map
@@ -137,7 +137,7 @@ def _read(relatives: Sequence[str], state: dict[str, Any], pool: WorkerPool | No
     """Each page read and converted with the site map in ``state``; the first one's
     navigation read whole when ``first_nav`` (it gives the reading order)."""
     if pool is not None:
-        pool.broadcast(_remember, state)
+        pool.broadcast(remember, state)
     calls = [(relative, first_nav and number == 0) for number, relative in enumerate(relatives)]
     return run_all(pool, _read_page, calls, state=state)
 
@@ -259,7 +259,7 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
         kept, _ = check_pages(site, records)
         state["site"] = site
         if pool is not None:
-            pool.broadcast(_remember, {"site": site})
+            pool.broadcast(remember, {"site": site})
         result.files.extend(output_path(record.markdown_url, base) for record in kept)
         written, published = run_all_while(
             pool, _write_page, [(paths[record.url], record) for record in kept],
@@ -372,10 +372,6 @@ def _records(
         ))
     result.diagnostics.extend(modified.notes())
     return records
-
-
-def _remember(state: dict[str, Any], values: dict[str, Any]) -> None:
-    state.update(values)  # a worker's task: what the next tasks share
 
 
 def _write_page(state: dict[str, Any], relative: str, record: PageRecord) -> int:

@@ -16,12 +16,11 @@ from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
 from agentprose_core import __version__
-from agentprose_core.background import BackgroundConversions, worker_count
+from agentprose_core.background import BackgroundConversions, conversion_pool, worker_count
 from agentprose_core.cache import ConversionCache
 from agentprose_core.dates import LastChanged
 from agentprose_core.decorate import decorate_text
 from agentprose_core.errors import AgentproseError, ConfigError
-from agentprose_core.fences import fences_of
 from agentprose_core.lang import normalize_lang
 from agentprose_core.model import SiteRecord
 from agentprose_core.publish import publish
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
 
     from agentprose_core.diagnostics import Diagnostic
     from agentprose_core.model import PageRecord
+    from agentprose_core.pool import WorkerPool
 
 __all__ = ["AgentprosePlugin"]
 
@@ -67,7 +67,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.settings = Settings()
         self.base_url = ""
         self.pages: dict[str, CollectedPage] = {}
-        self.fences: dict[str, str] = {}
+        self.sources: dict[str, str] = {}
         self.order: list[str] = []
         self.in_nav: set[str] = set()
         self.records: dict[str, PageRecord] = {}
@@ -76,6 +76,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.last_changed: LastChanged | None = None
         self.cache: ConversionCache | None = None
         self.background: BackgroundConversions | None = None
+        self.pool: WorkerPool | None = None  # kept across the builds of a serve session
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         if command == "serve":  # the dev server takes content types from mimetypes
@@ -94,9 +95,11 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
                 "https://example.com/docs/): agent views cite absolute canonical URLs."
             )
         self.base_url = base_url_of(config.site_url)
-        self.pages, self.fences, self.order, self.in_nav = {}, {}, [], set()  # serve reuses us
+        self.pages, self.sources, self.order, self.in_nav = {}, {}, [], set()  # serve reuses us
         self.records, self.site, self.assembled, self.last_changed = {}, None, None, None
         self.cache = self._cache(config)
+        if not self.settings.workers:
+            self._close_pool()
         return None
 
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> None:
@@ -107,18 +110,18 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         urls = [self.base_url + (file.page.url if file.page else file.url)  # "./" -> ""
                 for file in files.documentation_pages()
                 if not is_source_excluded(file.src_uri, self.settings.exclude)]
-        self._close_background()
+        if self.pool is None and self.settings.workers:
+            self.pool = conversion_pool(worker_count())
         self.background = BackgroundConversions(
             site_map=site_map(urls, self.base_url, self.settings.view_layout),
-            settings=self.settings, cache=self.cache,
-            workers=worker_count() if self.settings.workers else 0,
+            settings=self.settings, cache=self.cache, pool=self.pool,
         )
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
         if self.config.enabled:
-            self.fences[page.file.src_uri] = markdown
+            self.sources[page.file.src_uri] = markdown
         return None
 
     @event_priority(-100)  # after other plugins: API docs, blog, macros are in the HTML
@@ -152,7 +155,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             if self.background is not None:
                 log.debug("%d pages converted in background processes, %d of them kept",
                           self.background.converted_in_background, self.background.kept)
-            self._close_background()
+            self.background = None
         if self.cache is not None:
             self.cache.prune()
         self.records = {record.url: record for record in self.assembled.records}
@@ -169,6 +172,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         kind = "BlogPosting" if type(page).__name__ == "Post" else None  # Material's blog
         return decorate_text(output, record, self.site, self.settings, kind=kind)
 
+    @event_priority(100)  # before search & co. build their indexes: what we free, they reuse
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not (self.config.enabled and self.site and self.assembled):
             return
@@ -183,17 +187,19 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         notes = self.assembled.diagnostics + published.diagnostics
         _log(notes + (self.last_changed.notes() if self.last_changed else []))
         log.info("%d agent views, %d files written", len(published.pages), len(published.files))
+        self.pages, self.records, self.assembled = {}, {}, None  # every page is written
 
     def on_build_error(self, *, error: Exception) -> None:
-        self._close_background()
+        self.background = None
+        self._close_pool()  # its workers may be busy with pages of the failed build
 
     def on_shutdown(self) -> None:
-        self._close_background()
+        self._close_pool()
 
-    def _close_background(self) -> None:
-        if self.background is not None:
-            self.background.close()
-            self.background = None
+    def _close_pool(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
 
     def _cache(self, config: MkDocsConfig) -> ConversionCache | None:
         if not self.settings.cache:
@@ -212,7 +218,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             source_file=Path(source) if source else None,
             section=tuple(str(title) for title in ancestors if title),
             in_nav=page.file.src_uri in self.in_nav,
-            source_fences=fences_of(self.fences.pop(page.file.src_uri, "")),
+            source_markdown=self.sources.pop(page.file.src_uri, ""),
         )
 
     def _reading_order(self) -> list[CollectedPage]:

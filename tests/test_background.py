@@ -8,7 +8,12 @@ from pathlib import Path
 
 import yaml
 
-from agentprose_core.background import MIN_PAGES, BackgroundConversions, worker_count
+from agentprose_core.background import (
+    MIN_PAGES,
+    BackgroundConversions,
+    conversion_pool,
+    worker_count,
+)
 from agentprose_core.cache import ConversionCache
 from agentprose_core.convert import convert_fragment
 from agentprose_core.settings import Settings
@@ -39,12 +44,19 @@ def _site_map(*, with_gone: bool) -> dict[str, str]:
 
 
 def _run(workers: int, final: dict[str, str], cache: ConversionCache | None = None,
-         pages: int = COUNT) -> tuple[BackgroundConversions, dict[str, object]]:
-    background = BackgroundConversions(site_map=_site_map(with_gone=True), settings=Settings(),
-                                       cache=cache, workers=workers)
-    for number in range(pages):
-        background.submit(_fragment(number), page_url=_url(number))
-    return background, dict(background.results(final))
+         pages: int = COUNT, site: dict[str, str] | None = None,
+         ) -> tuple[BackgroundConversions, dict[str, object]]:
+    pool = conversion_pool(workers)
+    try:
+        background = BackgroundConversions(
+            site_map=_site_map(with_gone=True) if site is None else site,
+            settings=Settings(), cache=cache, pool=pool)
+        for number in range(pages):
+            background.submit(_fragment(number), page_url=_url(number))
+        return background, dict(background.results(final))
+    finally:
+        if pool is not None:
+            pool.close()
 
 
 def _in_process(number: int, site_map: dict[str, str]) -> object:
@@ -68,9 +80,38 @@ def test_a_page_linking_to_a_page_left_out_later_is_converted_again() -> None:
     assert "gone" not in "".join(c.markdown for c in found.values())  # type: ignore[attr-defined]
 
 
-def test_few_pages_or_no_workers_start_no_process() -> None:
-    assert _run(1, _site_map(with_gone=True), pages=MIN_PAGES)[1] == {}
-    assert _run(0, _site_map(with_gone=True))[1] == {}
+def test_a_small_site_or_no_workers_start_no_process() -> None:
+    small = {_url(n): f"{BASE}p{n}.md" for n in range(MIN_PAGES)}
+    background, found = _run(1, small, pages=MIN_PAGES, site=small)
+    assert found == {}
+    assert background.converted_in_background == 0
+    assert conversion_pool(0) is None
+
+
+def test_the_one_page_a_reload_changed_goes_to_the_worker() -> None:
+    final = _site_map(with_gone=True)
+    background, found = _run(1, final, pages=1)
+    assert background.converted_in_background == 1
+    assert found == {_url(0): _in_process(0, final)}
+
+
+def test_the_pool_serves_the_next_build_with_that_build_s_site_map() -> None:
+    pool = conversion_pool(1)
+    assert pool is not None
+    try:
+        first, second = _site_map(with_gone=True), _site_map(with_gone=False)
+        processes = []
+        for site in (first, second):
+            background = BackgroundConversions(site_map=site, settings=Settings(), cache=None,
+                                               pool=pool)
+            for number in range(3):
+                background.submit(_fragment(number), page_url=_url(number))
+            found = background.results(site)
+            assert found == {_url(n): _in_process(n, site) for n in range(3)}
+            processes.append([worker.process.pid for worker in pool._workers])
+        assert processes[0] == processes[1]  # the same process served both builds
+    finally:
+        pool.close()
 
 
 def test_workers_fill_the_cache_and_a_rebuild_needs_none(tmp_path: Path) -> None:
@@ -83,14 +124,17 @@ def test_workers_fill_the_cache_and_a_rebuild_needs_none(tmp_path: Path) -> None
 
 
 def test_a_killed_worker_leaves_its_pages_to_the_caller() -> None:
+    pool = conversion_pool(1)
+    assert pool is not None
     background = BackgroundConversions(site_map=_site_map(with_gone=True), settings=Settings(),
-                                       cache=None, workers=1)
+                                       cache=None, pool=pool)
     for number in range(COUNT):
         background.submit(_fragment(number), page_url=_url(number))
-    for worker in background._pool._workers:  # type: ignore[union-attr]  # what a crash takes
+    for worker in pool._workers:  # what a crash takes
         worker.process.kill()
     found = background.results(_site_map(with_gone=True))  # returns: no hang, no error
     assert set(found) <= {_url(n) for n in range(COUNT)}
+    pool.close()
 
 
 def test_worker_count_leaves_a_cpu_to_the_build() -> None:
@@ -142,3 +186,34 @@ def test_mkdocs_keeps_every_background_conversion_and_the_cache_serves_a_rebuild
         every = COUNT + 2
         assert f"{every} pages converted in background processes, {every} of them kept" in logs[0]
     assert "0 pages converted in background processes" in logs[1]
+
+
+_SERVE = """
+import logging, sys
+from pathlib import Path
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+logging.basicConfig(level=logging.DEBUG, stream=sys.stderr)
+config = load_config(config_file="mkdocs.yml")
+config.plugins.on_startup(command="serve", dirty=False)
+build(config)
+page = Path("docs/p1.md")
+page.write_text(page.read_text() + "\\nA paragraph added for the reload.\\n")
+build(load_config(config_file="mkdocs.yml"))  # what serve does on a change
+config.plugins.on_shutdown()
+print("lxml" in sys.modules)
+"""
+
+
+def test_a_serve_reload_converts_in_the_worker_and_mkdocs_never_loads_lxml(
+    tmp_path: Path,
+) -> None:
+    root = _big_site(tmp_path, workers=True, secret=False)
+    done = subprocess.run([sys.executable, "-c", _SERVE], cwd=root, capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "A paragraph added for the reload." in (root / "site" / "p1.md").read_text()
+    if worker_count() > 0:
+        assert done.stdout.strip() == "False"
+        assert "1 pages converted in background processes, 1 of them kept" in done.stderr
