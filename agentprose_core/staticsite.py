@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from . import __version__
 from .background import MIN_PAGES, RecordingMap, Speculative, changed_keys
-from .convert import Conversion, convert_fragment
+from .convert import Conversion, convert_element, convert_fragment
 from .dates import LastChanged
 from .decorate import decorate_page
 from .diagnostics import Diagnostic, unique
@@ -31,11 +31,11 @@ from .navorder import NavEntry, rendered_nav
 from .output import write_atomic
 from .pool import WorkerPool, remember, run_all, run_all_while
 from .publish import publish, write_view
-from .tree import to_html
+from .tree import Element, detached, has_controls, to_html
 from .urls import base_url_of, check_unique_views, is_on_site, output_path, page_key, site_map
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from .extract import ExtractedPage
     from .settings import Settings
@@ -118,18 +118,30 @@ def _read_page(state: dict[str, Any], relative: str, with_nav: bool) -> _Found:
     settings: Settings = state["settings"]
     url = page_url_for(relative, state["base"])
     text = decode((state["site_dir"] / relative).read_bytes())
-    extracted = parse_page(text if with_nav else without_large_navs(text), url=url,
-                           content_selector=settings.content_selector)
+    parsed = text if with_nav else without_large_navs(text)
+    extracted = parse_page(parsed, url=url, content_selector=settings.content_selector)
     nav: tuple[NavEntry, ...] = ()
     if with_nav and extracted.content is not None:
         nav = tuple(rendered_nav(extracted.content.getroottree().getroot(), url))
     converted = None
     if has_view(extracted):
-        content = to_html(extracted.content) if extracted.content is not None else ""
         views = RecordingMap(state["views"])
-        conversion = convert_fragment(content, page_url=url, site_map=views, settings=settings)
+        conversion = _convert(extracted.content, parsed, url, views, settings)
         converted = Speculative(conversion, frozenset(views.asked))
     return _Found(relative, url, dataclasses.replace(extracted, content=None), converted, nav)
+
+
+def _convert(content: Element | None, text: str, url: str, views: Mapping[str, str],
+             settings: Settings) -> Conversion:
+    """The page's content converted as the tree it already is; written out and parsed
+    again, as a plugin's fragment is, only when the page holds characters that parsing
+    a fragment cleans (``text`` comes from ``decode``: control characters)."""
+    if content is None:
+        return convert_fragment("", page_url=url, site_map=views, settings=settings)
+    if has_controls(text):
+        return convert_fragment(to_html(content), page_url=url, site_map=views,
+                                settings=settings)
+    return convert_element(detached(content), page_url=url, site_map=views, settings=settings)
 
 
 def _read(relatives: Sequence[str], state: dict[str, Any], pool: WorkerPool | None,

@@ -26,6 +26,16 @@ def clean_text(text: str) -> str:
     """``text`` without characters no output may hold (lone surrogates, C0 controls)."""
     return _UNSAFE_CHARACTERS.sub(lambda m: "\ufffd" if m.group() > "\x7f" else "", text)
 
+
+_CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def has_controls(text: str) -> bool:
+    """True when ``text`` holds C0 control characters (but tab and newlines): for text
+    without lone surrogates, such as any :func:`~.extract.decode` gives, exactly when
+    :func:`clean_text` would change it. Twice as fast as asking that."""
+    return _CONTROL_CHARACTERS.search(text) is not None
+
 __all__ = [
     "BLOCK_TAGS",
     "Element",
@@ -35,10 +45,12 @@ __all__ = [
     "as_blocks",
     "classes",
     "clean_text",
+    "detached",
     "drop_tag",
     "drop_tree",
     "flatten_deep",
-    "new_element",
+    "has_controls",
+        "new_element",
     "parse_fragment",
     "replace",
     "select",
@@ -172,6 +184,16 @@ def _text_only(markup: str) -> Element:
     wrapper = new_element("div")
     wrapper.set(TEXT_ONLY, "")
     wrapper.append(new_element("p", " ".join(text.split())))
+    return wrapper
+
+
+def detached(element: Element) -> Element:
+    """``element`` moved out of its document into a ``<div>`` of its own: what
+    :func:`parse_fragment` gives for ``to_html(element)``, without writing and parsing
+    it again, when the element was parsed from text :func:`clean_text` leaves as is."""
+    wrapper = new_element("div")
+    element.tail = None
+    wrapper.append(element)
     return wrapper
 
 

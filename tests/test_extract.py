@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import json
 from pathlib import Path
 from typing import Any
 
@@ -629,3 +630,40 @@ def test_select_in_answers_as_select_does(path: Path) -> None:
     root = lxml.html.document_fromstring(text.encode("utf-8"))
     for selector in _SELECTORS:
         assert select_in(root, selector, text.lower()) == select(root, selector), selector
+
+
+_FULL_PAGES = sorted(THEMES.glob("*.html")) + sorted((FIXTURES / "pages").rglob("*.html"))
+
+
+@pytest.mark.parametrize("path", _FULL_PAGES, ids=lambda path: path.stem)
+def test_the_content_tree_converts_as_its_html_would(path: Path) -> None:
+    """``agentprose build`` converts the extracted tree itself: the same Conversion as
+    writing the content out and converting that fragment."""
+    from agentprose_core.convert import convert_element, convert_fragment
+    from agentprose_core.settings import Settings
+    from agentprose_core.tree import detached, has_controls, to_html
+
+    text = decode(path.read_bytes())
+    written, kept = parse_page(text, url=URL).content, parse_page(text, url=URL).content
+    if written is None or kept is None:
+        pytest.skip("no content")
+    assert not has_controls(text)
+    views = {"https://site.example/guide/other/": "https://site.example/guide/other.md"}
+    as_fragment = convert_fragment(to_html(written), page_url=URL, site_map=views,
+                                   settings=Settings())
+    assert convert_element(detached(kept), page_url=URL, site_map=views,
+                           settings=Settings()) == as_fragment
+
+
+def test_agentprose_build_cleans_control_characters_as_a_plugin_does(tmp_path: Path) -> None:
+    from agentprose_core.settings import Settings
+    from agentprose_core.staticsite import build_site
+
+    (tmp_path / "index.html").write_text(
+        "<html><head><title>T</title></head><body><main><h1>T\x01itle</h1>"
+        "<p>x\x07y and \x1fz</p></main></body></html>", encoding="utf-8")
+    build_site(tmp_path, base_url="https://site.example/", settings=Settings(workers=False))
+    view = (tmp_path / "index.md").read_text(encoding="utf-8")
+    assert view.endswith("# Title\n\nxy and z\n")
+    index = json.loads((tmp_path / "agentprose.json").read_text(encoding="utf-8"))
+    assert index["posts"][0]["headings"][0]["title"] == "Title"
