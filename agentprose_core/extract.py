@@ -187,7 +187,7 @@ def parse_page(
         return ExtractedPage(None, PageMeta(), tuple(diagnostics), no_view="no-content")
     content = _find_content(root, content_selector, url, diagnostics, source)
     no_view = _no_view(root, content, url, source)
-    chrome = _chrome(content, source) if content is not None else []
+    chrome = [] if content is None else _chrome(content, source, _text_of_element(text, content))
     h1 = _first_heading(content, set(chrome)) if content is not None else None
     meta, meta_diagnostics = read_meta(root, url=url, h1=h1, source=source)
     for element in chrome:
@@ -346,15 +346,49 @@ def _match(
 # --- chrome --------------------------------------------------------------------------
 
 
-def _chrome(content: lxml.html.HtmlElement, source: Container[str]) -> list[lxml.html.HtmlElement]:
-    """The elements under ``content`` that the rules remove, in document order."""
+def _chrome(
+    content: lxml.html.HtmlElement, source: Container[str], own: Container[str] | None,
+) -> list[lxml.html.HtmlElement]:
+    """The elements under ``content`` that the rules remove, in document order.
+
+    ``source`` is the page's text, ``own`` the part of it that holds ``content`` (None
+    when not known): rules are looked for in ``content`` only if it names what they
+    need, their ``keep`` exceptions anywhere in the page."""
     page = content.getroottree().getroot()
+    inside = own if own is not None else source
     doomed: dict[lxml.html.HtmlElement, None] = {}
     for rule in CHROME_RULES:
-        found = [e for e in _chrome_matches(content, rule.selector, source) if e is not content]
+        found = [e for e in _chrome_matches(content, rule.selector, inside) if e is not content]
         kept = set(select_in(page, rule.keep, source)) if found and rule.keep else set()
         doomed.update((element, None) for element in found if element not in kept)
     return sorted(doomed, key=_document_order)
+
+
+def _text_of_element(text: str, element: lxml.html.HtmlElement) -> PageText | None:
+    """The lines of ``text`` from ``element``'s start tag to the start tag of the
+    element that follows it: all of its HTML and a little more. None when the parser's
+    line numbers cannot be trusted to match ``text``'s lines (carriage returns)."""
+    following = next(element.itersiblings(), None)
+    for ancestor in element.iterancestors():
+        if following is not None:
+            break
+        following = next(ancestor.itersiblings(), None)
+    first = element.sourceline
+    last = following.sourceline if following is not None else None
+    if "\r" in text or first is None or (last is not None and last < first):
+        return None
+    start = _line_start(text, first)
+    return PageText(text[start:_line_start(text, last + 1, start, first)] if last else text[start:])
+
+
+def _line_start(text: str, line: int, offset: int = 0, at_line: int = 1) -> int:
+    """Where line number ``line`` (1 is the first) of ``text`` starts, counting from
+    ``offset``, the start of line ``at_line``."""
+    for _ in range(line - at_line):
+        offset = text.find("\n", offset) + 1
+        if offset == 0:
+            return len(text)
+    return offset
 
 
 def _document_order(element: lxml.html.HtmlElement) -> tuple[int, ...]:

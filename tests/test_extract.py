@@ -667,3 +667,33 @@ def test_agentprose_build_cleans_control_characters_as_a_plugin_does(tmp_path: P
     assert view.endswith("# Title\n\nxy and z\n")
     index = json.loads((tmp_path / "agentprose.json").read_text(encoding="utf-8"))
     assert index["posts"][0]["headings"][0]["title"] == "Title"
+
+
+@pytest.mark.parametrize("path", _FULL_PAGES, ids=lambda path: path.stem)
+def test_chrome_rules_checked_on_the_content_s_text_find_what_the_page_s_text_finds(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def outcome() -> tuple[object, ...]:
+        found = parse_page(path.read_bytes(), url=URL)
+        content = lxml.html.tostring(found.content) if found.content is not None else None
+        return content, found.meta, found.diagnostics, found.no_view
+
+    narrowed = outcome()
+    monkeypatch.setattr(extract, "_text_of_element", lambda text, element: None)
+    assert narrowed == outcome()
+
+
+def test_the_content_s_text_spans_its_lines_and_gives_up_on_carriage_returns() -> None:
+    text = ('<html><body>\n<nav class="md-top">n</nav>\n<main>\n<p class="inner">x</p>\n'
+            '</main>\n<footer class="after">f</footer>\n</body></html>')
+    root = lxml.html.document_fromstring(text)
+    main = root.find(".//main")
+    own = extract._text_of_element(text, main)
+    assert own is not None
+    assert "inner" in own and "md-top" not in own
+    footer = root.find(".//footer")
+    last = extract._text_of_element(text, footer)  # nothing follows: to the end
+    assert last is not None and "</html>" in last.text
+    assert extract._text_of_element(text.replace("\n", "\r\n"), main) is None
+    chrome = page('<main><p>Text</p><a class="md-top" href="#">Back to top</a></main>')
+    assert chrome.content is not None and b"Back to top" not in lxml.html.tostring(chrome.content)
