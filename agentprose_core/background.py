@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .cache import cache_key, site_digest
 from .model import Conversion
@@ -42,6 +42,7 @@ __all__ = [
     "changed_keys",
     "conversion_pool",
     "convert_speculatively",
+    "warm_up",
     "worker_count",
 ]
 
@@ -127,6 +128,14 @@ class Task:
     key: str | None
 
 
+def warm_up(state: dict[str, Any], converter: str) -> None:
+    """A worker's first task, sent before any page: load lxml and the engine now, so
+    that the first page does not wait for them."""
+    from .convert import available_engine
+
+    available_engine(converter)
+
+
 def convert_speculatively(state: dict[str, Build], task: Task) -> Speculative:
     """One conversion as a worker makes it for the build it was last sent, stored in
     the cache, its lookups noted."""
@@ -158,6 +167,7 @@ class BackgroundConversions:
         self.build = Build(dict(site_map), settings, cache)
         self.digest = site_digest(self.build.site_map)
         self._pool = pool if pool is not None and len(site_map) > MIN_PAGES else None
+        self._owner = os.getpid()  # a forked process (Sphinx's -j writers) has no workers
         self._sent_build = False
         self._tickets: dict[int, str] = {}
         self.converted_in_background = 0
@@ -177,7 +187,7 @@ class BackgroundConversions:
             if found is not None:
                 self._ready[page_url] = Speculative(found, None)
                 return
-        if self._pool is None:
+        if self._pool is None or os.getpid() != self._owner:
             return
         if not self._sent_build:  # the workers' tasks of this build use this build
             self._pool.broadcast(remember, {"build": self.build})
@@ -185,15 +195,31 @@ class BackgroundConversions:
         task = Task(fragment, page_url, tuple(source_fences), key)
         self._tickets[self._pool.submit(convert_speculatively, task)] = page_url
 
-    def results(self, site_map: Mapping[str, str]) -> dict[str, Conversion]:
-        """The conversions that hold for the final ``site_map``, by page URL, once the
-        workers are done. Pages missing from the answer are the caller's to convert."""
+    def convert(
+        self, fragment: str, *, page_url: str, source_fences: Sequence[SourceFence] = ()
+    ) -> Conversion | None:
+        """One page's conversion, waited for: from the cache, else from a worker (for a
+        build whose site map is final). None when neither has it: no workers here, or
+        the worker failed; the caller converts it."""
+        self.submit(fragment, page_url=page_url, source_fences=source_fences)
+        self._collect()
+        found = self._ready.pop(page_url, None)
+        return found.conversion if found is not None else None
+
+    def _collect(self) -> None:
+        if not self._tickets:
+            return
         answers = self._pool.gather() if self._pool is not None else {}
         for ticket, found in answers.items():
             if isinstance(found, Speculative) and ticket in self._tickets:
                 self._ready[self._tickets[ticket]] = found
                 self.converted_in_background += 1
         self._tickets.clear()
+
+    def results(self, site_map: Mapping[str, str]) -> dict[str, Conversion]:
+        """The conversions that hold for the final ``site_map``, by page URL, once the
+        workers are done. Pages missing from the answer are the caller's to convert."""
+        self._collect()
         changed = changed_keys(self.build.site_map, site_map)
         kept = {url: found.conversion for url, found in self._ready.items()
                 if found.holds(changed)}

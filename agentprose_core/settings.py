@@ -58,8 +58,9 @@ class Settings:
     workers: bool = _opt(
         True,
         "Convert pages in background processes on the build machine's spare CPUs while the "
-        "build renders the rest (MkDocs and `agentprose build`; Sphinx uses its own `-j`). "
-        "Used on sites of more than 16 pages.",
+        "build renders the rest (MkDocs and `agentprose build`; a Sphinx rebuild converts "
+        "in one worker started while Sphinx reads, and a first build in Sphinx's own `-j` "
+        "processes). Used on sites of more than 16 pages.",
     )
     index: bool = _opt(True, "Write `agentprose.json` at the site root.")
     index_markdown: bool = _opt(

@@ -22,6 +22,12 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from agentprose_core import __version__
+from agentprose_core.background import (
+    MIN_PAGES,
+    BackgroundConversions,
+    conversion_pool,
+    warm_up,
+)
 from agentprose_core.cache import ConversionCache, convert_cached, site_digest
 from agentprose_core.dates import LastChanged
 from agentprose_core.decorate import head_additions
@@ -47,6 +53,7 @@ if TYPE_CHECKING:
 
     from agentprose_core.diagnostics import Diagnostic
     from agentprose_core.model import PageRecord
+    from agentprose_core.pool import WorkerPool
 
 __all__ = ["build_finished", "builder_inited", "env_updated", "html_page_context"]
 
@@ -68,6 +75,8 @@ class Plan:
     last_changed: LastChanged | None = None
     cache: ConversionCache | None = None
     site_digest: str = ""
+    pool: WorkerPool | None = None  # an incremental build's one warm worker
+    background: BackgroundConversions | None = None
 
 
 def _plan(app: Sphinx) -> Plan | None:
@@ -91,10 +100,16 @@ def builder_inited(app: Sphinx) -> None:
         if app.builder.name == "singlehtml":
             logger.info("agentprose: singlehtml builds get no agent outputs; build html.")
         return
-    app.agentprose_plan = Plan(  # type: ignore[attr-defined]
+    plan = app.agentprose_plan = Plan(  # type: ignore[attr-defined]
         settings=settings, base_url=base_url(app.config),
         records=StoredRecords(Path(app.doctreedir) / "agentprose"),
     )
+    # A rebuild of a site we know converts a few pages: in a worker started now, while
+    # Sphinx reads, so that its own process never loads lxml and the engine for them.
+    if settings.workers and len(app.env.all_docs) > MIN_PAGES:
+        plan.pool = conversion_pool(1)
+        if plan.pool is not None:
+            plan.pool.broadcast(warm_up, settings.converter)
 
 
 def _page_url(app: Sphinx, plan: Plan, docname: str) -> str:
@@ -134,6 +149,9 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         plan.cache = ConversionCache(Path(app.doctreedir) / "agentprose-cache")
     plan.last_changed = LastChanged(Path(app.srcdir),
                                     plan.cache.directory if plan.cache else None)
+    if plan.pool is not None:
+        plan.background = BackgroundConversions(site_map=plan.site_map, settings=plan.settings,
+                                                cache=plan.cache, pool=plan.pool)
     return []
 
 
@@ -148,8 +166,11 @@ def _modified(app: Sphinx, plan: Plan, docname: str) -> str:
 
 def _record(app: Sphinx, plan: Plan, docname: str, body: str) -> PageRecord:
     url = _page_url(app, plan, docname)
-    conversion = convert_cached(body, page_url=url, site_map=plan.site_map,
-                                settings=plan.settings, cache=plan.cache, site=plan.site_digest)
+    conversion = plan.background.convert(body, page_url=url) if plan.background else None
+    if conversion is None:
+        conversion = convert_cached(body, page_url=url, site_map=plan.site_map,
+                                    settings=plan.settings, cache=plan.cache,
+                                    site=plan.site_digest)
     facts = read_metadata(app.env.metadata.get(docname, {}), location=docname)
     _log(conversion.diagnostics + facts.diagnostics, docname)
     title = app.env.titles.get(docname)
@@ -229,6 +250,9 @@ def _site(app: Sphinx, plan: Plan) -> SiteRecord:
 
 def build_finished(app: Sphinx, exception: BaseException | None) -> None:
     plan = _plan(app)
+    if plan is not None and plan.pool is not None:
+        plan.pool.close()
+        plan.pool = plan.background = None
     if plan is None or exception is not None:
         return
     site = _site(app, plan)

@@ -247,3 +247,44 @@ def test_sphinx_autobuild_serves_views_as_markdown(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+_BUILD_AND_TELL = """
+import sys
+from sphinx.cmd.build import build_main
+code = build_main(["-q", "-b", "html", "-d", sys.argv[2], *sys.argv[4:], sys.argv[1], sys.argv[3]])
+print(code, "lxml" in sys.modules)
+"""
+
+
+def test_an_incremental_build_converts_in_a_worker_and_sphinx_never_loads_lxml(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    from agentprose_core.background import MIN_PAGES, worker_count
+
+    from .test_cache import _without_times
+
+    outputs = {}
+    for workers in ("1", "0"):
+        src = copy_root("basic", tmp_path / workers / "src")
+        for number in range(MIN_PAGES + 4):
+            (src / f"more{number}.rst").write_text(
+                f":orphan:\n\nMore {number}\n=======\n\nSee :doc:`guide/rocks`.\n")
+        runs = []
+        for _ in range(2):
+            done = subprocess.run(
+                [sys.executable, "-c", _BUILD_AND_TELL, str(src), str(tmp_path / workers / "d"),
+                 str(tmp_path / workers / "out"), "-D", f"agentprose_workers={workers}",
+                 *(["-j", "2"] if workers == "1" else [])],
+                capture_output=True, text=True, check=False)
+            assert done.stdout.split()[0] == "0", done.stderr
+            runs.append(done.stdout.split()[1])
+            (src / "guide" / "rocks.rst").write_text("Rock pools\n==========\n\nBarnacles.\n")
+        if workers == "1" and worker_count() > 0:
+            assert runs == ["True", "False"]  # the cold build converts in-process
+        outputs[workers] = snapshot(tmp_path / workers / "out")
+        assert b"Barnacles." in outputs[workers]["guide/rocks.md"]
+    assert _without_times(outputs["1"]) == _without_times(outputs["0"])
