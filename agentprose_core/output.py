@@ -31,11 +31,11 @@ def safe_target(site_dir: Path, relative: str) -> Path:
     return target
 
 
-def write_atomic(path: Path, data: str | bytes | Iterable[str]) -> int:
+def write_atomic(path: Path, data: str | bytes | Iterable[str] | Iterable[bytes]) -> int:
     """Write ``data`` to ``path`` through a temporary file and a rename.
 
-    ``data`` may be an iterable of text chunks, written as they come, so that a large
-    index is never held whole in memory. A crash leaves either the old file or the new
+    ``data`` may be an iterable of chunks (text or bytes), written as they come, so
+    that a large index is never held whole in memory. A crash leaves either the old file or the new
     one, never half of one. Returns the number of bytes written. Raises
     :class:`OutputError` with the reason on failure.
     """
@@ -45,7 +45,7 @@ def write_atomic(path: Path, data: str | bytes | Iterable[str]) -> int:
     elif isinstance(data, str):
         chunks = (data.encode("utf-8"),)
     else:
-        chunks = (chunk.encode("utf-8") for chunk in data)
+        chunks = (chunk if isinstance(chunk, bytes) else chunk.encode("utf-8") for chunk in data)
     written = 0
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -6,15 +6,17 @@ included. Parsing every record again costs more than the rest of an incremental
 build's work for us, so the records read last time are kept in one pickle beside
 them, each with a digest of its JSON file: only the files that changed since are
 parsed. (A digest, not the file's time and size: an edit can keep the size, and some
-file systems keep times to the second.)
+file systems keep times to the second.) The pickle is written and read one record at a
+time, so that no second copy of every page's Markdown is ever in memory.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import pickle
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agentprose_core import __version__
 from agentprose_core.errors import AgentproseError
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["StoredRecords"]
 
 _MEMO = "records.pickle"
+_HEADER = ("agentprose records", __version__)
 _UNREADABLE = (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
                IndexError, TypeError, ValueError)
 
@@ -81,15 +84,21 @@ class StoredRecords:
         return {docname: record for docname, (_, record) in found.items()}
 
     def _memo(self) -> dict[str, tuple[bytes, PageRecord]]:
-        try:
-            with (self.directory / _MEMO).open("rb") as handle:
-                version, memo = pickle.load(handle)
-        except _UNREADABLE:  # missing, truncated, or written by another version
-            return {}
-        return memo if version == __version__ and isinstance(memo, dict) else {}
+        memo: dict[str, tuple[bytes, PageRecord]] = {}
+        # Missing, cut short, or written by another version: what was read is still
+        # good (each entry's digest is checked against its file), the rest is parsed.
+        with contextlib.suppress(*_UNREADABLE), (self.directory / _MEMO).open("rb") as handle:
+            if pickle.load(handle) != _HEADER:
+                return {}
+            while True:
+                docname, digest, record = pickle.load(handle)
+                memo[docname] = (digest, record)
+        return memo
 
-    def _keep(self, memo: dict[str, Any]) -> None:
+    def _keep(self, memo: dict[str, tuple[bytes, PageRecord]]) -> None:
+        entries = ((docname, digest, record) for docname, (digest, record) in memo.items())
+        chunks = (pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+                  for value in itertools.chain([_HEADER], entries))
         # The memo only saves time: without it the next build parses every record again.
         with contextlib.suppress(AgentproseError):
-            write_atomic(self.directory / _MEMO,
-                         pickle.dumps((__version__, memo), protocol=pickle.HIGHEST_PROTOCOL))
+            write_atomic(self.directory / _MEMO, chunks)

@@ -38,3 +38,19 @@ def test_a_broken_or_foreign_memo_is_ignored(tmp_path: Path) -> None:
     memo.write_bytes(pickle.dumps(("0.0.0-other", {"a": (b"x", _record("old"))})))
     assert stored.load_all(["a"]) == {"a": _record("aaa")}
     assert stored.docnames() == ["a"]  # the memo is not a record
+
+
+def test_a_memo_cut_between_two_records_still_serves_the_first(tmp_path: Path) -> None:
+    stored = StoredRecords(tmp_path)
+    for name in ("a", "b", "c"):
+        stored.save(name, _record(name * 3))
+    assert len(stored.load_all(["a", "b", "c"])) == 3
+    memo = tmp_path / "records.pickle"
+    with memo.open("rb") as handle:  # the header and the first record, whole
+        pickle.load(handle)
+        pickle.load(handle)
+        kept = handle.tell()
+    memo.write_bytes(memo.read_bytes()[:kept])
+    stored.save("c", _record("ddd"))
+    assert stored.load_all(["a", "b", "c"]) == {
+        "a": _record("aaa"), "b": _record("bbb"), "c": _record("ddd")}
