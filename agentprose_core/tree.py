@@ -36,6 +36,7 @@ def has_controls(text: str) -> bool:
     :func:`clean_text` would change it. Twice as fast as asking that."""
     return _CONTROL_CHARACTERS.search(text) is not None
 
+
 __all__ = [
     "BLOCK_TAGS",
     "Element",
@@ -50,7 +51,7 @@ __all__ = [
     "drop_tree",
     "flatten_deep",
     "has_controls",
-        "new_element",
+    "new_element",
     "parse_fragment",
     "replace",
     "select",
