@@ -35,9 +35,9 @@ def write_atomic(path: Path, data: str | bytes | Iterable[str] | Iterable[bytes]
     """Write ``data`` to ``path`` through a temporary file and a rename.
 
     ``data`` may be an iterable of chunks (text or bytes), written as they come, so
-    that a large index is never held whole in memory. A crash leaves either the old file or the new
-    one, never half of one. Returns the number of bytes written. Raises
-    :class:`OutputError` with the reason on failure.
+    that a large index is never held whole in memory. A crash leaves either the old
+    file or the new one, never half of one. Returns the number of bytes written.
+    Raises :class:`OutputError` with the reason on failure.
     """
     chunks: Iterable[bytes]
     if isinstance(data, bytes):
