@@ -22,14 +22,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cache import cache_key, site_digest
+from .fences import fences_of
 from .model import Conversion
 from .pool import WorkerPool, remember
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from .cache import ConversionCache
-    from .codeblocks import SourceFence
     from .settings import Settings
 
 __all__ = [
@@ -124,7 +122,7 @@ class Task:
 
     fragment: str
     page_url: str
-    source_fences: tuple[SourceFence, ...]
+    source_markdown: str
     key: str | None
 
 
@@ -144,7 +142,8 @@ def convert_speculatively(state: dict[str, Build], task: Task) -> Speculative:
     build = state["build"]
     recorder = RecordingMap(build.site_map)
     conversion = convert_fragment(task.fragment, page_url=task.page_url, site_map=recorder,
-                                  settings=build.settings, source_fences=task.source_fences)
+                                  settings=build.settings,
+                                  source_fences=fences_of(task.source_markdown))
     if task.key is not None and build.cache is not None:
         build.cache.put(task.key, conversion)
     return Speculative(conversion, frozenset(recorder.asked))
@@ -174,15 +173,14 @@ class BackgroundConversions:
         self.kept = 0  # of those, how many held for the final site map
         self._ready: dict[str, Speculative] = {}
 
-    def submit(
-        self, fragment: str, *, page_url: str, source_fences: Sequence[SourceFence] = ()
-    ) -> None:
-        """Hand over one page's content; it converts now, or the caller converts it."""
+    def submit(self, fragment: str, *, page_url: str, source_markdown: str = "") -> None:
+        """Hand over one page's content (and its Markdown source, if it has one); it
+        converts now, or the caller converts it."""
         key = None
         cache = self.build.cache
         if cache is not None:
             key = cache_key(fragment, page_url=page_url, site=self.digest,
-                            settings=self.build.settings, source_fences=source_fences)
+                            settings=self.build.settings, source_markdown=source_markdown)
             found = cache.get(key)
             if found is not None:
                 self._ready[page_url] = Speculative(found, None)
@@ -192,16 +190,16 @@ class BackgroundConversions:
         if not self._sent_build:  # the workers' tasks of this build use this build
             self._pool.broadcast(remember, {"build": self.build})
             self._sent_build = True
-        task = Task(fragment, page_url, tuple(source_fences), key)
+        task = Task(fragment, page_url, source_markdown, key)
         self._tickets[self._pool.submit(convert_speculatively, task)] = page_url
 
     def convert(
-        self, fragment: str, *, page_url: str, source_fences: Sequence[SourceFence] = ()
+        self, fragment: str, *, page_url: str, source_markdown: str = ""
     ) -> Conversion | None:
         """One page's conversion, waited for: from the cache, else from a worker (for a
         build whose site map is final). None when neither has it: no workers here, or
         the worker failed; the caller converts it."""
-        self.submit(fragment, page_url=page_url, source_fences=source_fences)
+        self.submit(fragment, page_url=page_url, source_markdown=source_markdown)
         self._collect()
         found = self._ready.pop(page_url, None)
         return found.conversion if found is not None else None

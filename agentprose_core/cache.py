@@ -1,7 +1,7 @@
 """A conversion cache: an unchanged page is never converted twice.
 
 Keyed by a hash of everything a conversion depends on (the content HTML, the page URL,
-the site's pages and their views, the settings, the source fences and our version), so
+the site's pages and their views, the settings, the Markdown source and our version), so
 a hit is always the same bytes a fresh conversion would give. One small JSON file per
 entry, written atomically, so parallel writer processes can share the folder.
 """
@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .diagnostics import Diagnostic
 from .errors import OutputError
+from .fences import fences_of
 from .model import Conversion, Heading
 from .output import write_atomic
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Mapping
     from pathlib import Path
 
-    from .codeblocks import SourceFence
     from .settings import Settings
 
 __all__ = ["ConversionCache", "cache_key", "convert_cached", "site_digest"]
@@ -39,12 +39,14 @@ def site_digest(site_map: Mapping[str, str]) -> str:
 
 
 def cache_key(
-    fragment: str, *, page_url: str, site: str, settings: Settings,
-    source_fences: Sequence[SourceFence] = (),
+    fragment: str, *, page_url: str, site: str, settings: Settings, source_markdown: str = "",
 ) -> str:
-    """The key of one conversion; ``site`` is :func:`site_digest` of the site map."""
-    parts = [__version__, page_url, site, _settings_text(settings), repr(tuple(source_fences)),
-             fragment]
+    """The key of one conversion; ``site`` is :func:`site_digest` of the site map.
+
+    ``source_markdown`` is the page's source, whose fences the conversion reads: hashing
+    it costs far less than parsing the fences, which only a conversion needs.
+    """
+    parts = [__version__, page_url, site, _settings_text(settings), source_markdown, fragment]
     digest = hashlib.sha256()
     for part in parts:
         digest.update(part.encode("utf-8", errors="surrogatepass"))
@@ -112,26 +114,29 @@ def convert_cached(
     page_url: str,
     site_map: Mapping[str, str],
     settings: Settings,
-    source_fences: Sequence[SourceFence] = (),
+    source_markdown: str = "",
     cache: ConversionCache | None,
     site: str | None = None,
 ) -> Conversion:
     """:func:`convert_fragment` through the cache, when there is one.
 
-    ``site`` is :func:`site_digest` of ``site_map``, computed once per build by callers
-    that convert many pages.
+    ``source_markdown`` is the page's Markdown source, if it has one: the languages of
+    its fenced code blocks. ``site`` is :func:`site_digest` of ``site_map``, computed
+    once per build by callers that convert many pages.
     """
     from .convert import convert_fragment  # lxml and the engine load on the first use
 
-    if cache is None:
+    def convert() -> Conversion:
         return convert_fragment(fragment, page_url=page_url, site_map=site_map,
-                                settings=settings, source_fences=source_fences)
+                                settings=settings, source_fences=fences_of(source_markdown))
+
+    if cache is None:
+        return convert()
     key = cache_key(fragment, page_url=page_url, site=site or site_digest(site_map),
-                    settings=settings, source_fences=source_fences)
+                    settings=settings, source_markdown=source_markdown)
     found = cache.get(key)
     if found is not None:
         return found
-    conversion = convert_fragment(fragment, page_url=page_url, site_map=site_map,
-                                  settings=settings, source_fences=source_fences)
+    conversion = convert()
     cache.put(key, conversion)
     return conversion

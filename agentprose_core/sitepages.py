@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import ConversionCache, convert_cached, site_digest
-from .fences import SourceFence, fences_of
 from .metadata import PageFacts, read_metadata
 from .records import make_record
 from .urls import check_unique_views, page_key, site_map
@@ -44,12 +43,6 @@ class CollectedPage:
     section: tuple[str, ...] = ()
     in_nav: bool = True
     source_markdown: str = ""
-
-    @property
-    def source_fences(self) -> tuple[SourceFence, ...]:
-        """The fenced code blocks of the source, read when asked: the build tool holds
-        the source anyway, and a page converted in a worker never asks again."""
-        return fences_of(self.source_markdown)
 
 
 @dataclass
@@ -116,7 +109,7 @@ def build_records(
     for page, facts in kept:
         conversion = ready.get(page.url) or convert_cached(
             page.content_html, page_url=page.url, site_map=views, settings=settings,
-            source_fences=page.source_fences, cache=cache, site=digest,
+            source_markdown=page.source_markdown, cache=cache, site=digest,
         )
         notes.extend(conversion.diagnostics)
         prev, next_ = neighbours.get(page.url, (None, None))

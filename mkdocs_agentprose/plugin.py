@@ -132,7 +132,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             collected = self.pages[page.file.src_uri] = self._collect(page, html)
             if self.background is not None:
                 self.background.submit(html, page_url=collected.url,
-                                       source_fences=collected.source_fences)
+                                       source_markdown=collected.source_markdown)
         return None
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> None:

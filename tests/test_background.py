@@ -16,6 +16,7 @@ from agentprose_core.background import (
 )
 from agentprose_core.cache import ConversionCache
 from agentprose_core.convert import convert_fragment
+from agentprose_core.fences import fences_of
 from agentprose_core.settings import Settings
 
 from .sites import snapshot, write_tree
@@ -69,6 +70,24 @@ def test_worker_results_equal_in_process_conversions() -> None:
     background, found = _run(1, final)
     assert background.converted_in_background == background.kept == COUNT
     assert found == {_url(n): _in_process(n, final) for n in range(COUNT)}
+
+
+def test_workers_take_code_languages_from_the_page_source() -> None:
+    site = _site_map(with_gone=False)
+    fragment, source = "<pre><code>name = 1\n</code></pre>", "```toml\nname = 1\n```\n"
+    pool = conversion_pool(1)
+    try:
+        background = BackgroundConversions(site_map=site, settings=Settings(), cache=None,
+                                           pool=pool)
+        background.submit(fragment, page_url=_url(0), source_markdown=source)
+        found = background.results(site)[_url(0)]
+    finally:
+        if pool is not None:
+            pool.close()
+    assert background.converted_in_background == 1
+    assert found == convert_fragment(fragment, page_url=_url(0), site_map=site,
+                                     settings=Settings(), source_fences=fences_of(source))
+    assert "```toml" in found.markdown
 
 
 def test_a_page_linking_to_a_page_left_out_later_is_converted_again() -> None:

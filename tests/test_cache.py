@@ -10,6 +10,7 @@ from typing import Any
 
 from agentprose_core.cache import ConversionCache, cache_key, convert_cached, site_digest
 from agentprose_core.convert import convert_fragment
+from agentprose_core.fences import fences_of
 from agentprose_core.settings import Settings
 
 from .sites import snapshot
@@ -42,8 +43,24 @@ def test_key_changes_with_every_input() -> None:
         cache_key(FRAGMENT, **{**base, "page_url": PAGE + "x"}),
         cache_key(FRAGMENT, **{**base, "site": site_digest({})}),
         cache_key(FRAGMENT, **{**base, "settings": Settings(converter="markdownify")}),
+        cache_key(FRAGMENT, **{**base, "source_markdown": "```toml\nx\n```\n"}),
     }
-    assert len(keys) == 5
+    assert len(keys) == 6
+
+
+def test_source_languages_reach_cached_and_uncached_conversions(tmp_path: Path) -> None:
+    # The theme left the language out of the HTML; the page's source still has it.
+    fragment = "<pre><code>name = 1\n</code></pre>"
+    source = "Intro\n\n```toml\nname = 1\n```\n"
+    fresh = convert_fragment(fragment, page_url=PAGE, site_map=SITE_MAP, settings=Settings(),
+                             source_fences=fences_of(source))
+    assert "```toml" in fresh.markdown
+    cache = ConversionCache(tmp_path)
+    for _ in range(2):  # a miss, then a hit
+        assert convert_cached(fragment, page_url=PAGE, site_map=SITE_MAP, settings=Settings(),
+                              source_markdown=source, cache=cache) == fresh
+    assert convert_cached(fragment, page_url=PAGE, site_map=SITE_MAP, settings=Settings(),
+                          source_markdown=source, cache=None) == fresh
 
 
 def test_unused_entries_are_pruned(tmp_path: Path) -> None:
