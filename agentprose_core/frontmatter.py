@@ -6,6 +6,8 @@ value can turn into a boolean, a number, a date or a folded line.
 
 from __future__ import annotations
 
+import re
+
 from .model import PageRecord
 
 __all__ = ["quote", "render_front_matter", "render_view"]
@@ -44,9 +46,13 @@ def _escape(ch: str) -> str:
     return f"\\x{code:02X}" if code <= 0xFF else f"\\u{code:04X}"
 
 
+# Every character _escape changes: the named ones and the non-printable ones.
+_ESCAPED = re.compile(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]')
+
+
 def quote(value: str) -> str:
     """A YAML double-quoted scalar that loads back to exactly ``value``."""
-    return '"' + "".join(_escape(ch) for ch in value) + '"'
+    return '"' + _ESCAPED.sub(lambda match: _escape(match.group()), value) + '"'
 
 
 def render_front_matter(page: PageRecord) -> str:

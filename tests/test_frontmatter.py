@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from agentprose_core.frontmatter import quote, render_front_matter, render_view
+from agentprose_core.frontmatter import _escape, quote, render_front_matter, render_view
 from agentprose_core.model import PageRecord
 
 PAGE = PageRecord(
@@ -108,3 +108,10 @@ def test_any_string_round_trips(title: str, authors: list[str], lang: str) -> No
             assert data["author"] == authors  # type: ignore[index]
         if lang:
             assert data["lang"] == lang  # type: ignore[index]
+
+
+def test_every_character_is_quoted_as_its_own_escape() -> None:
+    # quote() only looks at the characters its pattern finds: none may be missed.
+    for start in range(0, 0x110000, 0x10000):
+        text = "".join(chr(code) for code in range(start, start + 0x10000))
+        assert quote(text) == '"' + "".join(_escape(ch) for ch in text) + '"'
