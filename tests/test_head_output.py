@@ -50,6 +50,22 @@ def test_write_atomic_replaces_whole_file(tmp_path: Path) -> None:
     assert [p.name for p in target.parent.iterdir()] == ["a.md"]
 
 
+def test_write_atomic_leaves_a_file_that_holds_the_same_bytes(tmp_path: Path) -> None:
+    target = tmp_path / "a.md"
+    write_atomic(target, "same")
+    os.utime(target, ns=(1_000_000_000, 1_000_000_000))
+    assert write_atomic(target, "same") == 4
+    assert write_atomic(target, b"same") == 4
+    assert target.stat().st_mtime_ns == 1_000_000_000  # not written again
+    write_atomic(target, "same, longer")
+    write_atomic(target, ["streamed"])  # chunks are never compared: written
+    assert target.read_text() == "streamed"
+    os.utime(target, ns=(1_000_000_000, 1_000_000_000))
+    write_atomic(target, "Streamed")  # same size, other bytes
+    assert target.read_text() == "Streamed"
+    assert target.stat().st_mtime_ns != 1_000_000_000
+
+
 def test_safe_target_refuses_escape(tmp_path: Path) -> None:
     assert safe_target(tmp_path, "a/b.md") == tmp_path.resolve() / "a" / "b.md"
     with pytest.raises(OutputError):
