@@ -289,8 +289,9 @@ def _parse(text: str) -> lxml.html.HtmlElement | None:
     data = text.replace("\x00", "").lstrip("\ufeff").encode("utf-8", errors="replace")
     if not data.strip():
         return None
-    parser = lxml.html.HTMLParser(
-        encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True
+    parser = lxml.html.HTMLParser(  # collect_ids=False: see tree._PARSER
+        encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True,
+        collect_ids=False,
     )
     try:
         root: lxml.html.HtmlElement = lxml.html.document_fromstring(data, parser=parser)
