@@ -283,16 +283,26 @@ def _declared_charset(head: bytes) -> str:
         return "utf-8"
 
 
+# Every element an HtmlElement, chosen in C: lxml.html's own lookup calls Python for
+# each element Python touches (a fifth of converting a page of highlighted code) to
+# pick form classes nothing here uses.
+_HTML_ELEMENTS = etree.ElementDefaultClassLookup(
+    element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
+    pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity,
+)
+
+
 def _parse(text: str) -> lxml.html.HtmlElement | None:
     # lxml gets UTF-8 with the encoding said explicitly, so that no declaration in the
     # page (<meta charset>, <?xml encoding?>) can make it decode the text a second time.
     data = text.replace("\x00", "").lstrip("\ufeff").encode("utf-8", errors="replace")
     if not data.strip():
         return None
-    parser = lxml.html.HTMLParser(  # collect_ids=False: see tree._PARSER
+    parser = etree.HTMLParser(  # collect_ids=False: see tree._PARSER
         encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True,
         collect_ids=False,
     )
+    parser.set_element_class_lookup(_HTML_ELEMENTS)
     try:
         root: lxml.html.HtmlElement = lxml.html.document_fromstring(data, parser=parser)
     except (etree.LxmlError, ValueError):
