@@ -46,6 +46,7 @@ class _Worker:
                  answers: queue.Queue[tuple[int, int, Any]]) -> None:
         self.number = number
         self.outstanding: set[int] = set()
+        self.stopping = False
         package_parent = str(Path(__file__).resolve().parent.parent)
         path = os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")]))
         self.process = subprocess.Popen(
@@ -89,8 +90,14 @@ class _Worker:
             _close(pipe)
             answers.put((self.number, _GONE, None))
 
+    def ask_to_stop(self) -> None:
+        """Send the stop message, once: the worker ends after the tasks sent before it."""
+        if not self.stopping:
+            self.stopping = True
+            self.send(None)
+
     def stop(self) -> None:
-        self.send(None)
+        self.ask_to_stop()
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -166,8 +173,16 @@ class WorkerPool:
                 found[ticket] = value
         return found
 
+    def release(self) -> None:
+        """Ask every worker to stop once its tasks are done, without waiting for it: a
+        caller with other work to do lets the processes end meanwhile, and
+        :meth:`close` then finds them gone. Submit nothing after this."""
+        for worker in self._workers:
+            worker.ask_to_stop()
+
     def close(self) -> None:
-        """Stop the workers, answered or not."""
+        """Stop the workers, answered or not (all are told before any is waited for)."""
+        self.release()
         for worker in self._workers:
             worker.stop()
         self._workers.clear()

@@ -250,11 +250,21 @@ def _site(app: Sphinx, plan: Plan) -> SiteRecord:
 
 def build_finished(app: Sphinx, exception: BaseException | None) -> None:
     plan = _plan(app)
-    if plan is not None and plan.pool is not None:
-        plan.pool.close()
-        plan.pool = plan.background = None
-    if plan is None or exception is not None:
+    if plan is None:
         return
+    pool, plan.pool, plan.background = plan.pool, None, None
+    if pool is not None:
+        pool.release()  # every page is written: the worker ends while the site files are
+    try:
+        if exception is None:
+            _publish(app, plan)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _publish(app: Sphinx, plan: Plan) -> None:
+    """The site-wide files, from the records of every page, and the notes of the build."""
     site = _site(app, plan)
     try:
         _drop_stale(app, plan)

@@ -47,6 +47,20 @@ def test_answers_come_back_in_order_from_every_worker() -> None:
         pool.close()
 
 
+def test_released_workers_answer_what_they_were_sent_then_end_by_themselves() -> None:
+    pool = WorkerPool(2, dict)
+    try:
+        tickets = [pool.submit(_square, n) for n in range(6)]
+        processes = [worker.process for worker in pool._workers]
+        pool.release()
+        answers = pool.gather()
+        assert [answers[ticket] for ticket in tickets] == [n * n for n in range(6)]
+        for process in processes:
+            assert process.wait(timeout=10) == 0  # ended with nothing more sent
+    finally:
+        pool.close()  # finds them gone
+
+
 def test_a_task_that_raises_is_redone_in_this_process() -> None:
     pool = WorkerPool(1, dict)
     try:
