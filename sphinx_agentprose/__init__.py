@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Any
 from agentprose_core import __version__
 
 from .config import add_config_values, settings_of
-from .events import build_finished, builder_inited, env_updated, html_page_context
+from .events import (
+    build_finished,
+    builder_inited,
+    env_updated,
+    html_collect_pages,
+    html_page_context,
+)
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -31,6 +37,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", builder_inited)
     app.connect("env-updated", env_updated)
     app.connect("html-page-context", html_page_context, priority=900)
+    app.connect("html-collect-pages", html_collect_pages)
     app.connect("build-finished", build_finished)
     return {
         "version": __version__,

@@ -5,14 +5,16 @@ assemble the site files at the end.
   get a view, and git dates, all inherited by forked writer processes under ``-j``.
 - ``html-page-context`` (main or writer process): convert the page body, write its
   agent view and its record (JSON under the doctree dir), add the ``<link>`` tags.
-- ``build-finished`` (main process): load every page's record, the unchanged ones from
-  earlier builds included, bring prev/next up to date, drop deleted pages, and write
-  ``agentprose.json``, ``llms.txt`` and ``llms-full.txt``.
+- ``html-collect-pages`` (main process, every page written): an incremental build's
+  warm worker starts on the site files (:mod:`.finish`) while Sphinx finishes.
+- ``build-finished`` (main process): the site files, from the worker or made now: load
+  every page's record, the unchanged ones from earlier builds included, bring prev/next
+  up to date, drop deleted pages, and write ``agentprose.json``, ``llms.txt`` and
+  ``llms-full.txt``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,16 +34,18 @@ from agentprose_core.cache import ConversionCache, convert_cached, site_digest
 from agentprose_core.dates import LastChanged
 from agentprose_core.decorate import head_additions
 from agentprose_core.errors import AgentproseError
+from agentprose_core.hosting import host_files
 from agentprose_core.lang import normalize_lang
 from agentprose_core.metadata import read_metadata
 from agentprose_core.model import SiteRecord
-from agentprose_core.publish import publish, write_view
+from agentprose_core.publish import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME, write_view
 from agentprose_core.records import make_record
 from agentprose_core.settings import Settings
 from agentprose_core.sitepages import is_excluded
-from agentprose_core.urls import check_unique_views, output_path, page_key, view_url
+from agentprose_core.urls import check_unique_views, page_key, view_url
 
 from .config import base_url, settings_of
+from .finish import SiteJob, finish_site, ready
 from .order import ReadingOrder, reading_order
 from .stored import StoredRecords
 
@@ -55,7 +59,13 @@ if TYPE_CHECKING:
     from agentprose_core.model import PageRecord
     from agentprose_core.pool import WorkerPool
 
-__all__ = ["build_finished", "builder_inited", "env_updated", "html_page_context"]
+__all__ = [
+    "build_finished",
+    "builder_inited",
+    "env_updated",
+    "html_collect_pages",
+    "html_page_context",
+]
 
 logger = logging.getLogger(__name__)
 BUILDERS = ("html", "dirhtml")
@@ -77,6 +87,7 @@ class Plan:
     site_digest: str = ""
     pool: WorkerPool | None = None  # an incremental build's one warm worker
     background: BackgroundConversions | None = None
+    finishing: int | None = None  # the worker's ticket for the site files
 
 
 def _plan(app: Sphinx) -> Plan | None:
@@ -110,6 +121,7 @@ def builder_inited(app: Sphinx) -> None:
         plan.pool = conversion_pool(1)
         if plan.pool is not None:
             plan.pool.broadcast(warm_up, settings.converter)
+            plan.pool.broadcast(ready)
 
 
 def _page_url(app: Sphinx, plan: Plan, docname: str) -> str:
@@ -205,41 +217,6 @@ def html_page_context(
         context["metatags"] = metatags + "\n" + tags + "\n"
 
 
-def _current(app: Sphinx, plan: Plan, record: PageRecord, docname: str) -> PageRecord:
-    """A stored record with the site-wide fields as they are in this build."""
-    prev, next_ = plan.neighbours.get(docname, (None, None))
-    return dataclasses.replace(
-        record, prev=prev, next=next_, section=plan.order.sections.get(docname, ()),
-        in_nav=docname in plan.order.in_toctree,
-    )
-
-
-def _drop_stale(app: Sphinx, plan: Plan) -> None:
-    """Remove the views and records of documents that are gone or now left out."""
-    for docname in plan.records.docnames():
-        if docname in plan.views:
-            continue
-        record = plan.records.load(docname)
-        view = Path(app.outdir) / output_path(record.markdown_url, plan.base_url)
-        view.unlink(missing_ok=True)
-        plan.records.remove(docname)
-
-
-def _records(app: Sphinx, plan: Plan) -> list[PageRecord]:
-    wanted = [docname for docname in plan.order.docs if docname in plan.views]
-    stored = plan.records.load_all(wanted)
-    records = []
-    for docname in wanted:
-        if docname not in stored:
-            continue
-        record = _current(app, plan, stored[docname], docname)
-        if record != stored[docname]:  # a neighbour moved in the toctree: update the view
-            write_view(Path(app.outdir), record, plan.base_url)
-            plan.records.save(docname, record)
-        records.append(record)
-    return records
-
-
 def _site(app: Sphinx, plan: Plan) -> SiteRecord:
     return SiteRecord(
         name=app.config.project or "Documentation", url=plan.base_url,
@@ -248,35 +225,62 @@ def _site(app: Sphinx, plan: Plan) -> SiteRecord:
     )
 
 
+def html_collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
+    # Every page is written: an incremental build's warm worker writes the site files
+    # while Sphinx writes its indexes and copies its static files.
+    plan = _plan(app)
+    if plan is not None and plan.pool is not None and not _extra_files_clash(app, plan):
+        plan.finishing = plan.pool.submit(finish_site, _site_job(app, plan))
+    return []
+
+
 def build_finished(app: Sphinx, exception: BaseException | None) -> None:
     plan = _plan(app)
     if plan is None:
         return
     pool, plan.pool, plan.background = plan.pool, None, None
     if pool is not None:
-        pool.release()  # every page is written: the worker ends while the site files are
+        pool.release()  # stops once the site files are written, if it writes them
     try:
         if exception is None:
-            _publish(app, plan)
+            notes = _site_files(app, plan, pool)
+            _log(notes + (plan.last_changed.notes() if plan.last_changed else []))
     finally:
         if pool is not None:
             pool.close()
 
 
-def _publish(app: Sphinx, plan: Plan) -> None:
-    """The site-wide files, from the records of every page, and the notes of the build."""
-    site = _site(app, plan)
+def _site_files(app: Sphinx, plan: Plan, pool: WorkerPool | None) -> list[Diagnostic]:
+    """The notes of writing the site files: the worker's, or of writing them now (also
+    when the worker failed: errors are raised here)."""
+    if pool is not None and plan.finishing is not None:
+        notes = pool.gather().get(plan.finishing)
+        if isinstance(notes, list):
+            logger.verbose("agentprose: site files written by the worker process")
+            return notes
     try:
-        _drop_stale(app, plan)
-        published = publish(
-            Path(app.outdir), site, _records(app, plan), settings=plan.settings,
-            generator=f"agentprose {__version__} (sphinx)", views=False,
-        )
+        return finish_site(None, _site_job(app, plan))
     except AgentproseError as error:
         raise ExtensionError(f"agentprose: {error}") from error
-    if plan.cache is not None:
-        plan.cache.prune()
-    notes = list(published.diagnostics)
-    if plan.last_changed is not None:
-        notes += plan.last_changed.notes()
-    _log(notes)
+
+
+def _site_job(app: Sphinx, plan: Plan) -> SiteJob:
+    return SiteJob(
+        outdir=Path(app.outdir), base_url=plan.base_url, settings=plan.settings,
+        site=_site(app, plan), generator=f"agentprose {__version__} (sphinx)",
+        records=plan.records, cache=plan.cache,
+        docs=tuple(doc for doc in plan.order.docs if doc in plan.views), order=plan.order,
+        neighbours=plan.neighbours,
+    )
+
+
+def _extra_files_clash(app: Sphinx, plan: Plan) -> bool:
+    """True when ``html_extra_path`` holds a file Sphinx would copy over one of ours
+    after ``html-collect-pages``: then ours are written at ``build-finished``, last."""
+    ours = {INDEX_NAME, LLMS_NAME, LLMS_FULL_NAME, *host_files(plan.settings.host)}
+    for extra in app.config.html_extra_path:
+        folder = Path(app.confdir) / extra
+        names = {path.name for path in folder.iterdir()} if folder.is_dir() else {folder.name}
+        if names & ours:
+            return True
+    return False

@@ -252,12 +252,12 @@ def test_sphinx_autobuild_serves_views_as_markdown(tmp_path: Path) -> None:
 _BUILD_AND_TELL = """
 import sys
 from sphinx.cmd.build import build_main
-code = build_main(["-q", "-b", "html", "-d", sys.argv[2], *sys.argv[4:], sys.argv[1], sys.argv[3]])
+code = build_main(["-b", "html", "-d", sys.argv[2], *sys.argv[4:], sys.argv[1], sys.argv[3]])
 print(code, "lxml" in sys.modules)
 """
 
 
-def test_an_incremental_build_converts_in_a_worker_and_sphinx_never_loads_lxml(
+def test_an_incremental_build_works_in_a_worker_and_sphinx_never_loads_lxml(
     tmp_path: Path,
 ) -> None:
     import subprocess
@@ -273,18 +273,47 @@ def test_an_incremental_build_converts_in_a_worker_and_sphinx_never_loads_lxml(
         for number in range(MIN_PAGES + 4):
             (src / f"more{number}.rst").write_text(
                 f":orphan:\n\nMore {number}\n=======\n\nSee :doc:`guide/rocks`.\n")
-        runs = []
+        runs, by_worker = [], []
         for _ in range(2):
             done = subprocess.run(
                 [sys.executable, "-c", _BUILD_AND_TELL, str(src), str(tmp_path / workers / "d"),
                  str(tmp_path / workers / "out"), "-D", f"agentprose_workers={workers}",
-                 *(["-j", "2"] if workers == "1" else [])],
+                 *(["-j", "2", "-v"] if workers == "1" else ["-q"])],
                 capture_output=True, text=True, check=False)
-            assert done.stdout.split()[0] == "0", done.stderr
-            runs.append(done.stdout.split()[1])
+            told = done.stdout.splitlines()[-1].split()
+            assert told[0] == "0", done.stderr
+            runs.append(told[1])
+            by_worker.append("site files written by the worker process" in done.stdout)
             (src / "guide" / "rocks.rst").write_text("Rock pools\n==========\n\nBarnacles.\n")
         if workers == "1" and worker_count() > 0:
             assert runs == ["True", "False"]  # the cold build converts in-process
+            assert by_worker == [False, True]  # and writes the site files itself
         outputs[workers] = snapshot(tmp_path / workers / "out")
         assert b"Barnacles." in outputs[workers]["guide/rocks.md"]
     assert _without_times(outputs["1"]) == _without_times(outputs["0"])
+
+
+def test_site_files_named_in_html_extra_path_are_written_last_by_sphinx_s_process(
+    tmp_path: Path,
+) -> None:
+    # Sphinx copies html_extra_path after html-collect-pages: a worker writing llms.txt
+    # then could lose to the copy; ours must win, as in every other build.
+    import subprocess
+    import sys
+
+    from agentprose_core.background import MIN_PAGES
+
+    src = copy_root("basic", tmp_path / "src")
+    for number in range(MIN_PAGES + 4):
+        (src / f"more{number}.rst").write_text(f":orphan:\n\nMore {number}\n=======\n\nText.\n")
+    (src / "extra").mkdir()
+    (src / "extra" / "llms.txt").write_text("A hand-written file.\n")
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-c", _BUILD_AND_TELL, str(src), str(tmp_path / "d"),
+             str(tmp_path / "out"), "-D", "html_extra_path=extra", "-v"],
+            capture_output=True, text=True, check=False)
+        assert done.stdout.splitlines()[-1].split()[0] == "0", done.stderr
+        assert "site files written by the worker process" not in done.stdout
+        (src / "guide" / "rocks.rst").write_text("Rock pools\n==========\n\nBarnacles.\n")
+    assert (tmp_path / "out" / "llms.txt").read_text().startswith("# ")

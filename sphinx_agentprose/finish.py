@@ -1,0 +1,99 @@
+"""The site files of a Sphinx build: every page's record brought up to date, then
+``agentprose.json``, ``llms.txt`` and ``llms-full.txt``.
+
+Sphinx's process makes them at ``build-finished``; an incremental build that has a
+warm worker hands them to it at ``html-collect-pages`` instead, so that they are
+written while Sphinx writes its indexes and copies its static files. Everything the
+work needs travels in a :class:`SiteJob`, so this module runs without Sphinx.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from agentprose_core.publish import publish, write_view
+from agentprose_core.urls import output_path
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from agentprose_core.cache import ConversionCache
+    from agentprose_core.diagnostics import Diagnostic
+    from agentprose_core.model import PageRecord, SiteRecord
+    from agentprose_core.settings import Settings
+
+    from .order import ReadingOrder
+    from .stored import StoredRecords
+
+__all__ = ["SiteJob", "finish_site", "ready"]
+
+
+@dataclass(frozen=True)
+class SiteJob:
+    """What writing the site files needs: ``docs`` are the documents with a view, in
+    reading order; ``neighbours`` their prev/next page URLs."""
+
+    outdir: Path
+    base_url: str
+    settings: Settings
+    site: SiteRecord
+    generator: str
+    records: StoredRecords
+    cache: ConversionCache | None
+    docs: tuple[str, ...]
+    order: ReadingOrder
+    neighbours: dict[str, tuple[str | None, str | None]]
+
+
+def ready(state: object) -> None:
+    """A worker's task sent at ``builder-inited``: the worker imports this module (and
+    Sphinx with its package) while Sphinx reads, not when the site files are due."""
+
+
+def finish_site(state: object, job: SiteJob) -> list[Diagnostic]:
+    """Drop the views of documents gone or left out, bring every record up to date,
+    write the site files and prune the cache; returns what the build should report.
+    ``state`` is a worker's (unused: the job holds everything)."""
+    _drop_stale(job)
+    published = publish(job.outdir, job.site, _records(job), settings=job.settings,
+                        generator=job.generator, views=False)
+    if job.cache is not None:
+        job.cache.prune()
+    return published.diagnostics
+
+
+def _drop_stale(job: SiteJob) -> None:
+    """Remove the views and records of documents that are gone or now left out."""
+    keep = set(job.docs)
+    for docname in job.records.docnames():
+        if docname in keep:
+            continue
+        record = job.records.load(docname)
+        (job.outdir / output_path(record.markdown_url, job.base_url)).unlink(missing_ok=True)
+        job.records.remove(docname)
+
+
+def _records(job: SiteJob) -> list[PageRecord]:
+    """Every page's record, with prev/next and sections as they are in this build."""
+    stored = job.records.load_all(job.docs)
+    records = []
+    for docname in job.docs:
+        if docname not in stored:
+            continue
+        record = _current(job, stored[docname], docname)
+        if record != stored[docname]:  # a neighbour moved in the toctree: update the view
+            write_view(job.outdir, record, job.base_url)
+            job.records.save(docname, record)
+        records.append(record)
+    return records
+
+
+def _current(job: SiteJob, record: PageRecord, docname: str) -> PageRecord:
+    """A stored record with the site-wide fields as they are in this build."""
+    prev, next_ = job.neighbours.get(docname, (None, None))
+    return dataclasses.replace(
+        record, prev=prev, next=next_, section=job.order.sections.get(docname, ()),
+        in_nav=docname in job.order.in_toctree,
+    )
