@@ -8,15 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from agentprose_core import __version__
 
-from .config import add_config_values, settings_of
-from .events import (
-    build_finished,
-    builder_inited,
-    env_updated,
-    html_collect_pages,
-    html_page_context,
-)
-
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
@@ -25,11 +16,24 @@ __all__ = ["setup"]
 
 
 def _check_config(app: Sphinx, config: Config) -> None:
+    from .config import settings_of
+
     settings_of(config)  # raises ConfigError with what to change
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the config values and the event handlers."""
+    # Imported here, not with the package: a worker process imports .finish without
+    # Sphinx (Sphinx's own import costs 0.1 s there).
+    from .config import add_config_values
+    from .events import (
+        build_finished,
+        builder_inited,
+        env_updated,
+        html_collect_pages,
+        html_page_context,
+    )
+
     # sphinx-autobuild serves files by their mimetypes guess: make .md text/markdown.
     mimetypes.add_type("text/markdown", ".md")
     add_config_values(app)

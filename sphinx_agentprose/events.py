@@ -269,7 +269,8 @@ def _site_job(app: Sphinx, plan: Plan) -> SiteJob:
         outdir=Path(app.outdir), base_url=plan.base_url, settings=plan.settings,
         site=_site(app, plan), generator=f"agentprose {__version__} (sphinx)",
         records=plan.records, cache=plan.cache,
-        docs=tuple(doc for doc in plan.order.docs if doc in plan.views), order=plan.order,
+        docs=tuple(doc for doc in plan.order.docs if doc in plan.views),
+        sections=plan.order.sections, in_toctree=frozenset(plan.order.in_toctree),
         neighbours=plan.neighbours,
     )
 

@@ -4,7 +4,8 @@
 Sphinx's process makes them at ``build-finished``; an incremental build that has a
 warm worker hands them to it at ``html-collect-pages`` instead, so that they are
 written while Sphinx writes its indexes and copies its static files. Everything the
-work needs travels in a :class:`SiteJob`, so this module runs without Sphinx.
+work needs travels in a :class:`SiteJob`, so this module runs without Sphinx: the
+worker never imports it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from agentprose_core.model import PageRecord, SiteRecord
     from agentprose_core.settings import Settings
 
-    from .order import ReadingOrder
     from .stored import StoredRecords
 
 __all__ = ["SiteJob", "finish_site", "ready"]
@@ -33,7 +33,8 @@ __all__ = ["SiteJob", "finish_site", "ready"]
 @dataclass(frozen=True)
 class SiteJob:
     """What writing the site files needs: ``docs`` are the documents with a view, in
-    reading order; ``neighbours`` their prev/next page URLs."""
+    reading order; ``sections`` their section titles, ``in_toctree`` those the toctree
+    lists, ``neighbours`` their prev/next page URLs."""
 
     outdir: Path
     base_url: str
@@ -43,7 +44,8 @@ class SiteJob:
     records: StoredRecords
     cache: ConversionCache | None
     docs: tuple[str, ...]
-    order: ReadingOrder
+    sections: dict[str, tuple[str, ...]]
+    in_toctree: frozenset[str]
     neighbours: dict[str, tuple[str | None, str | None]]
 
 
@@ -94,6 +96,6 @@ def _current(job: SiteJob, record: PageRecord, docname: str) -> PageRecord:
     """A stored record with the site-wide fields as they are in this build."""
     prev, next_ = job.neighbours.get(docname, (None, None))
     return dataclasses.replace(
-        record, prev=prev, next=next_, section=job.order.sections.get(docname, ()),
-        in_nav=docname in job.order.in_toctree,
+        record, prev=prev, next=next_, section=job.sections.get(docname, ()),
+        in_nav=docname in job.in_toctree,
     )

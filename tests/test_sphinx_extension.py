@@ -317,3 +317,13 @@ def test_site_files_named_in_html_extra_path_are_written_last_by_sphinx_s_proces
         assert "site files written by the worker process" not in done.stdout
         (src / "guide" / "rocks.rst").write_text("Rock pools\n==========\n\nBarnacles.\n")
     assert (tmp_path / "out" / "llms.txt").read_text().startswith("# ")
+
+
+def test_the_worker_s_site_files_module_loads_without_sphinx() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, sphinx_agentprose.finish; print('sphinx' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False"]  # importing Sphinx costs the worker 0.1 s
