@@ -41,6 +41,6 @@ def main() -> int:
 if __name__ == "__main__":
     code = main()
     sys.stderr.flush()
-    # Without the interpreter's teardown of lxml, the engine and whatever the tasks
-    # imported (Sphinx, for its site files): the parent waits for this process to end.
+    # Without the interpreter's teardown of lxml, the engine and whatever else the
+    # tasks imported: the parent waits for this process to end.
     os._exit(code)
