@@ -46,10 +46,10 @@ def write_atomic(path: Path, data: str | bytes | Iterable[str] | Iterable[bytes]
     ``data`` may be an iterable of chunks (text or bytes), written as they come, so
     that a large index is never held whole in memory. A crash leaves either the old
     file or the new one, never half of one. A file that already holds exactly ``data``
-    (given whole) is left as it is, its time too: a ``serve`` reload or a rebuild into
-    the same folder rewrites only what changed, and servers keep answering ``304``
-    for the rest. Returns the number of bytes the file holds. Raises
-    :class:`OutputError` with the reason on failure.
+    (given whole) is left as it is, its time too: a rebuild into the same folder
+    (Sphinx, ``mkdocs build --dirty``, ``agentprose build`` again) rewrites only what
+    changed, and servers keep answering ``304`` for the rest. Returns the number of
+    bytes the file holds. Raises :class:`OutputError` with the reason on failure.
     """
     chunks: Iterable[bytes]
     if isinstance(data, (bytes, str)):
