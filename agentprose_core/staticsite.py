@@ -28,7 +28,7 @@ from .index import check_pages
 from .llmstxt import summarize
 from .model import PageRecord, SiteRecord
 from .navorder import NavEntry, rendered_nav
-from .output import write_atomic
+from .output import update_in_place
 from .pool import WorkerPool, remember, run_all, run_all_while
 from .publish import publish, write_view
 from .tree import Element, detached, has_controls, to_html
@@ -389,6 +389,8 @@ def _records(
 def _write_page(state: dict[str, Any], relative: str, record: PageRecord) -> int:
     """Write the page's agent view and add its head tags; a worker's task."""
     written = write_view(state["site_dir"], record, state["base"])
-    path = state["site_dir"] / relative
-    changed = decorate_page(path.read_bytes(), record, state["site"], state["settings"])
-    return written + (0 if changed is None else write_atomic(path, changed))
+    site, settings = state["site"], state["settings"]
+    return written + update_in_place(
+        state["site_dir"] / relative,
+        lambda document: decorate_page(document, record, site, settings),
+    )

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from agentprose_core.errors import OutputError
+from agentprose_core.output import update_in_place
+
 EXAMPLE = Path(__file__).parent.parent / "examples" / "plain-site"
 
 
@@ -49,3 +52,15 @@ def test_cli_on_a_full_disk(small_disk: Path) -> None:
     assert leftovers == []
     for page in site.rglob("*.html"):  # the site itself is untouched or whole
         assert page.read_text(encoding="utf-8").rstrip().endswith("</html>")
+
+
+def test_a_page_updated_in_place_on_a_full_disk_keeps_its_bytes(small_disk: Path) -> None:
+    page = small_disk / "page.html"
+    old = b"<html><head></head><body>" + b"x" * 3000 + b"</body></html>\n"
+    page.write_bytes(old)
+    filler = small_disk / "filler"
+    filler.write_bytes(b"\0" * shutil.disk_usage(small_disk).free)
+    grown = b"<link>" * 2000  # past the page's last block: needs room the disk lacks
+    with pytest.raises(OutputError, match="No space left on device"):
+        update_in_place(page, lambda document: document.replace(b"</head>", grown + b"</head>"))
+    assert page.read_bytes() == old

@@ -9,7 +9,7 @@ import pytest
 
 from agentprose_core.errors import OutputError
 from agentprose_core.head import discovery_tags, inject_discovery
-from agentprose_core.output import safe_target, write_atomic
+from agentprose_core.output import safe_target, update_in_place, write_atomic
 
 TAGS = discovery_tags("https://x.org/a.md", "https://x.org/agentprose.json")
 
@@ -64,6 +64,45 @@ def test_write_atomic_leaves_a_file_that_holds_the_same_bytes(tmp_path: Path) ->
     write_atomic(target, "Streamed")  # same size, other bytes
     assert target.read_text() == "Streamed"
     assert target.stat().st_mtime_ns != 1_000_000_000
+
+
+def test_update_in_place_writes_over_the_same_file(tmp_path: Path) -> None:
+    target = tmp_path / "a.html"
+    target.write_bytes(b"<head></head>body")
+    inode = target.stat().st_ino
+    assert update_in_place(target, lambda old: old.replace(b"</head>", b"<x></head>")) == 20
+    assert target.read_bytes() == b"<head><x></head>body"
+    assert target.stat().st_ino == inode
+    assert update_in_place(target, lambda old: old[:6]) == 6  # shorter: the rest is cut
+    assert target.read_bytes() == b"<head>"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.html"]
+
+
+def test_update_in_place_leaves_a_file_it_does_not_change(tmp_path: Path) -> None:
+    target = tmp_path / "a.html"
+    target.write_bytes(b"same")
+    os.utime(target, ns=(1_000_000_000, 1_000_000_000))
+    assert update_in_place(target, lambda old: None) == 0
+    assert target.stat().st_mtime_ns == 1_000_000_000
+
+
+def test_update_in_place_never_writes_through_other_names(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.html"
+    outside.write_bytes(b"old")
+    linked, pointing = tmp_path / "site" / "linked.html", tmp_path / "site" / "pointing.html"
+    linked.parent.mkdir()
+    os.link(outside, linked)
+    pointing.symlink_to(outside)
+    for target in (linked, pointing):
+        assert update_in_place(target, lambda old: old + b" new") == 7
+        assert target.read_bytes() == b"old new"
+        assert not target.is_symlink()
+    assert outside.read_bytes() == b"old"
+
+
+def test_update_in_place_of_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="Could not read"):
+        update_in_place(tmp_path / "gone.html", lambda old: old)
 
 
 def test_safe_target_refuses_escape(tmp_path: Path) -> None:
