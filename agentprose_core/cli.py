@@ -8,12 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .check import check_target
 from .errors import AgentproseError
-from .hosting import caddy_config, nginx_config
-from .serve import run_server
 from .settings import ENGINES, VIEW_LAYOUTS, settings_from_mapping
-from .staticsite import build_site
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -105,9 +101,10 @@ def _build(args: argparse.Namespace) -> int:
         "site_description": args.description,
         "preprocess": args.preprocess,
     })
-    interactive = sys.stderr.isatty() and not args.quiet
-    pages = sum(1 for _ in args.site_dir.rglob("*.html")) if args.site_dir.is_dir() else 0
-    progress = _progress if interactive and pages >= _PROGRESS_FROM else None
+    from .staticsite import build_site  # each command imports only what it runs
+
+    progress = _progress if sys.stderr.isatty() and not args.quiet and _pages(
+        args.site_dir) >= _PROGRESS_FROM else None
     result = build_site(args.site_dir, base_url=args.base_url, settings=settings,
                         dry_run=args.dry_run, progress=progress, source_dir=args.source)
     for diagnostic in result.diagnostics:
@@ -123,19 +120,29 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pages(site_dir: Path) -> int:
+    return sum(1 for _ in site_dir.rglob("*.html")) if site_dir.is_dir() else 0
+
+
 def _serve(args: argparse.Namespace) -> int:
+    from .serve import run_server
+
     run_server(args.site_dir, host=args.host, port=args.port, base_path=args.base_path,
                quiet=args.quiet)
     return 0
 
 
 def _check(args: argparse.Namespace) -> int:
+    from .check import check_target
+
     report = check_target(args.target, max_pages=args.max_pages, base_url=args.base_url)
     print(report.to_json() if args.json else report.to_text())
     return 0 if report.ok else 1
 
 
 def _config(args: argparse.Namespace) -> int:
+    from .hosting import caddy_config, nginx_config
+
     render = nginx_config if args.server == "nginx" else caddy_config
     print(render(args.root, base_path=args.base_path, view_layout=args.view_layout), end="")
     return 0

@@ -35,7 +35,7 @@ from .tree import Element, detached, has_controls, to_html
 from .urls import base_url_of, check_unique_views, is_on_site, output_path, page_key, site_map
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterator, Mapping, Sequence
 
     from .extract import ExtractedPage
     from .settings import Settings
@@ -68,17 +68,36 @@ class _Found:
 def find_pages(site_dir: Path, exclude: Sequence[str] = ()) -> list[str]:
     """The HTML files of a built site, as sorted POSIX paths relative to ``site_dir``.
 
-    Files reached through a symlink that leaves the site are skipped.
+    Symlinked folders are not entered, and files reached through a symlink that leaves
+    the site are skipped.
     """
     root = site_dir.resolve()
     found = []
-    for path in site_dir.rglob("*.html"):
-        if not path.is_file() or root not in path.resolve().parents:
+    for relative, path, linked in _html_files(site_dir):
+        if linked and root not in Path(path).resolve().parents:
             continue
-        relative = path.relative_to(site_dir).as_posix()
         if not any(fnmatch.fnmatch(relative, pattern) for pattern in exclude):
             found.append(relative)
     return sorted(found, key=_reading_key)
+
+
+def _html_files(site_dir: Path) -> Iterator[tuple[str, str, bool]]:
+    """Each ``*.html`` file under ``site_dir``: its relative POSIX path, its path, and
+    whether it is a symlink. One ``scandir`` per folder (``Path.rglob`` costs five
+    times as much on a site of a folder per page); unreadable folders are skipped."""
+    folders = [("", os.fspath(site_dir))]
+    while folders:
+        prefix, folder = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError:
+            continue
+        for entry in listed:
+            if entry.is_dir(follow_symlinks=False):
+                folders.append((f"{prefix}{entry.name}/", entry.path))
+            elif fnmatch.fnmatch(entry.name, "*.html") and entry.is_file():
+                yield prefix + entry.name, entry.path, entry.is_symlink()
 
 
 def _reading_key(relative: str) -> tuple[str, ...]:

@@ -138,6 +138,27 @@ def test_console_script_runs(site: Path) -> None:
     assert "5 pages" in done.stdout
 
 
+def test_find_pages_stays_inside_the_site(tmp_path: Path) -> None:
+    from agentprose_core.staticsite import find_pages
+
+    site, outside = tmp_path / "site", tmp_path / "outside"
+    for name in ("index.html", "a/index.html", "a/b/c.html", "a/notes.htm", "d.html/e.html",
+                 "drafts/x.html", ".hidden/h.html"):
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text("x")
+    (outside / "folder").mkdir(parents=True)
+    (outside / "folder" / "f.html").write_text("x")
+    (outside / "o.html").write_text("x")
+    (site / "alias.html").symlink_to(site / "a" / "b" / "c.html")  # inside: kept
+    (site / "leak.html").symlink_to(outside / "o.html")  # outside: skipped
+    (site / "linked").symlink_to(outside / "folder")  # a symlinked folder: not entered
+    (site / "broken.html").symlink_to(site / "gone.html")
+    assert find_pages(site, ["drafts/*"]) == [
+        "index.html", ".hidden/h.html", "a/index.html", "a/b/c.html", "alias.html",
+        "d.html/e.html",
+    ]
+
+
 def test_source_of_maps_mkdocs_layouts(tmp_path: Path) -> None:
     from agentprose_core.staticsite import source_of
 
