@@ -160,13 +160,14 @@ class LastChanged:
     def of(self, path: Path) -> str:
         """The time ``path`` last changed, as ``YYYY-MM-DDTHH:MM:SSZ``."""
         self._load()
-        resolved = path.resolve()
-        if self._root is not None and self._root in resolved.parents:
-            found = self._history.get(resolved.relative_to(self._root).as_posix())
-            if found:
-                return found
+        if self._root is not None:  # outside a work tree, no path needs resolving
+            resolved = path.resolve()
+            if self._root in resolved.parents:
+                found = self._history.get(resolved.relative_to(self._root).as_posix())
+                if found:
+                    return found
         self._from_mtime.append(path.name)
-        return _format(dt.datetime.fromtimestamp(resolved.stat().st_mtime, dt.timezone.utc))
+        return _format(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc))
 
     def latest(self) -> str:
         """The newest time in the history, for pages a plugin generates from no file."""
