@@ -63,6 +63,7 @@ class _Found:
     extracted: ExtractedPage
     converted: Speculative | None  # None for a page without a view
     nav: tuple[NavEntry, ...] = ()
+    summary: str = ""  # of the conversion's Markdown, made in the worker that converted it
 
 
 def find_pages(site_dir: Path, exclude: Sequence[str] = ()) -> list[str]:
@@ -142,12 +143,14 @@ def _read_page(state: dict[str, Any], relative: str, with_nav: bool) -> _Found:
     nav: tuple[NavEntry, ...] = ()
     if with_nav and extracted.content is not None:
         nav = tuple(rendered_nav(extracted.content.getroottree().getroot(), url))
-    converted = None
+    converted, summary = None, ""
     if has_view(extracted):
         views = RecordingMap(state["views"])
         conversion = _convert(extracted.content, parsed, url, views, settings)
         converted = Speculative(conversion, frozenset(views.asked))
-    return _Found(relative, url, dataclasses.replace(extracted, content=None), converted, nav)
+        summary = summarize(conversion.markdown)
+    return _Found(relative, url, dataclasses.replace(extracted, content=None), converted, nav,
+                  summary)
 
 
 def _convert(content: Element | None, text: str, url: str, views: Mapping[str, str],
@@ -313,11 +316,12 @@ def _dated_file(site_dir: Path, relative: str, source_dir: Path | None) -> Path:
     return source or site_dir / relative
 
 
-def _summary(description: str | None, site: SiteRecord, markdown: str) -> str | None:
-    """The page's own description, not the site's that themes copy into every page."""
+def _summary(description: str | None, site: SiteRecord, summary: str) -> str | None:
+    """The page's own description, not the site's that themes copy into every page;
+    else the first sentence of its content (``summary``)."""
     if description and description != site.description:
         return description
-    return summarize(markdown) or description
+    return summary or description
 
 
 def _in_nav_order(
@@ -339,23 +343,24 @@ def _in_nav_order(
 
 
 def _conversions(found: Sequence[_Found], state: dict[str, Any], views: dict[str, str],
-                 pool: WorkerPool | None) -> list[Conversion]:
-    """Each page's conversion: the one made while reading when the final site map
-    agrees on every page it looked up, else one made again with the final map."""
+                 pool: WorkerPool | None) -> list[tuple[Conversion, str]]:
+    """Each page's conversion and summary: the ones made while reading when the final
+    site map agrees on every page the conversion looked up, else made again with it."""
     changed = changed_keys(state["views"], views)
-    kept = {f.url: f.converted.conversion for f in found
+    kept = {f.url: (f.converted.conversion, f.summary) for f in found
             if f.converted is not None and f.converted.holds(changed)}
     redo = [f.relative for f in found if f.url not in kept]
     if redo:
         for page in _read(redo, {**state, "views": views}, pool, first_nav=False):
-            kept[page.url] = page.converted.conversion if page.converted else Conversion("", ())
+            kept[page.url] = (page.converted.conversion if page.converted
+                              else Conversion("", ()), page.summary)
     return [kept[f.url] for f in found]
 
 
 def _records(
     site_dir: Path,
     found: Sequence[_Found],
-    conversions: Sequence[Conversion],
+    conversions: Sequence[tuple[Conversion, str]],
     *,
     base: str,
     views: dict[str, str],
@@ -373,7 +378,7 @@ def _records(
         for i, page in enumerate(listed)
     }
     records = []
-    for page, conversion in zip(found, conversions, strict=True):
+    for page, (conversion, summary) in zip(found, conversions, strict=True):
         result.diagnostics.extend(conversion.diagnostics)
         meta = page.extracted.meta
         if meta.canonical and not is_on_site(meta.canonical, base):
@@ -391,7 +396,7 @@ def _records(
             markdown=conversion.markdown,
             published=meta.published,
             authors=meta.authors,
-            summary=_summary(meta.description, site, conversion.markdown),
+            summary=_summary(meta.description, site, summary),
             tags=meta.tags,
             image=meta.image,
             lang=meta.lang,
