@@ -22,6 +22,7 @@ from .tree import (
     all_text,
     classes,
     drop_tree,
+    marks_line,
     new_element,
     replace,
     select,
@@ -44,9 +45,6 @@ _NO_LANGUAGE = frozenset({"none", "text", "plain", "plaintext", "nohighlight", "
 _ALIASES = {
     "python3": "python", "py": "python", "sh": "bash", "shell": "bash", "ipython3": "ipython",
 }
-# Inside a code block: line numbers (Pygments, pymdownx), copy buttons, annotation marks,
-# recognized by these substrings of the class attribute (or the whole attribute "ln").
-_LINE_NUMBER_CLASSES = ("lineno", "line-number", "md-annotation__index")
 _ANCESTORS_TO_SEARCH = 3
 # Classes that name a block's language without a prefix: Sphinx doctests, diagram
 # sources, and mkdocstrings-python signatures (whose theme may drop "language-python").
@@ -125,25 +123,40 @@ def _is_line_mark(element: Element) -> bool:
     return bool(names) and _marks_line(names)
 
 
-@lru_cache(maxsize=4096)  # a page's tokens repeat a few dozen class values
-def _marks_line(names: str) -> bool:
-    return names == "ln" or any(part in names for part in _LINE_NUMBER_CLASSES)
+_marks_line = lru_cache(maxsize=4096)(marks_line)  # a page's tokens repeat a few dozen values
 
 
-def drop_line_numbers(root: Element) -> None:
+def drop_line_numbers(root: Element, index: ElementIndex | None = None) -> None:
     """Remove line numbers, copy buttons and annotation marks from every code block
     under ``root``.
 
-    A walk of the code blocks only, in Python: a ``.//pre//*[...]`` XPath tests every
-    Pygments token too and costs four times as much on a typical page.
+    With the ``index`` of ``root``, only the elements it found marked are looked at
+    (no pass marks an element after the index is made); without, a walk of the code
+    blocks in Python (a ``.//pre//*[...]`` XPath tests every Pygments token too and
+    costs four times as much on a typical page).
     """
-    found: dict[Element, None] = {}  # a <pre> inside a <pre> is walked twice
-    for pre in root.iterdescendants("pre"):
-        for element in pre.iterdescendants():
-            if isinstance(element.tag, str) and _is_line_mark(element):
-                found[element] = None
+    if index is not None and index.root is root:
+        # Asked again: a pass may have taken an element's class since (links lose theirs).
+        marked = [*index.line_marks(), *index.tags("button")]
+        found = dict.fromkeys(el for el in marked if _is_line_mark(el) and _in_code(el, root))
+    else:
+        found = {}  # a <pre> inside a <pre> is walked twice
+        for pre in root.iterdescendants("pre"):
+            for element in pre.iterdescendants():
+                if isinstance(element.tag, str) and _is_line_mark(element):
+                    found[element] = None
     for element in found:
         drop_tree(element)
+
+
+def _in_code(element: Element, root: Element) -> bool:
+    """True when a ``<pre>`` below ``root`` holds ``element`` (which is below ``root``)."""
+    for ancestor in element.iterancestors():
+        if ancestor is root:
+            return False
+        if ancestor.tag == "pre":
+            return True
+    return False
 
 
 def code_text(pre: Element) -> str:
@@ -184,15 +197,16 @@ def replace_code_blocks(
     placeholders: Placeholders,
     *,
     source_fences: Sequence[SourceFence] = (),
+    index: ElementIndex | None = None,
 ) -> int:
     """Swap every code block for a placeholder paragraph. Returns how many there were.
 
     ``source_fences`` are the page source's fenced blocks (see :func:`fences_of`): a
     block whose language the theme left out of the HTML gets the language of the
-    source fence with the same code.
+    source fence with the same code. ``index``, the index of ``root``, spares a walk.
     """
     hints = _FenceHints(source_fences)
-    drop_line_numbers(root)
+    drop_line_numbers(root, index)
     count = 0
     for pre in list(_code_blocks(root)):
         target = _block_to_replace(pre)

@@ -220,7 +220,7 @@ def normalize(
     rewrite_task_lists(index)
     rewrite_figures(index)
     rewrite_tables(root, placeholders)
-    replace_code_blocks(root, placeholders, source_fences=source_fences)
+    replace_code_blocks(root, placeholders, source_fences=source_fences, index=index)
     rewrite_definition_lists(index)
     rewrite_media(root, page_url)
     separate_blockquotes(root, placeholders)

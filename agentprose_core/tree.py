@@ -54,6 +54,7 @@ __all__ = [
     "drop_tree",
     "flatten_deep",
     "has_controls",
+    "marks_line",
     "new_element",
     "parse_fragment",
     "replace",
@@ -307,7 +308,16 @@ INDEXED_CLASSES = frozenset({
     "footnote-ref", "footnote-reference", "footnote", "footnote-list", "citation",
     "citation-list", "classifier", "task-list-control", "task-list-indicator",
 })
+# Inside a code block: line numbers (Pygments, pymdownx), copy buttons, annotation marks,
+# recognized by these substrings of the class attribute (or the whole attribute "ln").
+LINE_NUMBER_CLASSES = ("lineno", "line-number", "md-annotation__index")
+_LINE_MARK = " line mark"  # the index's key for them: no class name holds a space
 _CLASS_LISTS: dict[str, tuple[str, ...]] = {}
+
+
+def marks_line(names: str) -> bool:
+    """True when a class attribute marks a line number in a code block."""
+    return names == "ln" or any(part in names for part in LINE_NUMBER_CLASSES)
 
 
 def _indexed_classes(names: str) -> tuple[str, ...]:
@@ -316,7 +326,8 @@ def _indexed_classes(names: str) -> tuple[str, ...]:
     if found is None:
         if len(_CLASS_LISTS) >= 8192:
             _CLASS_LISTS.clear()
-        found = _CLASS_LISTS[names] = tuple(sorted(INDEXED_CLASSES.intersection(names.split())))
+        found = tuple(sorted(INDEXED_CLASSES.intersection(names.split())))
+        found = _CLASS_LISTS[names] = (*found, _LINE_MARK) if marks_line(names) else found
     return found
 
 
@@ -389,6 +400,10 @@ class ElementIndex:
             raise ValueError(f"not indexed: {sorted(unknown)}; add them to INDEXED_CLASSES")
         found = self._live(self._classes.get(name, []) for name in names)
         return [el for el in found if el.tag in tags] if tags else found
+
+    def line_marks(self) -> list[Element]:
+        """Elements whose class marks a line number (see :func:`marks_line`), anywhere."""
+        return self._live([self._classes.get(_LINE_MARK, [])])
 
     def attributes(self, name: str, value: str | None = None) -> list[Element]:
         """Elements that have the attribute ``name`` (one of :data:`INDEXED_ATTRIBUTES`),
