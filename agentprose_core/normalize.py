@@ -7,6 +7,7 @@ byte-exact through placeholders, links absolute and pointed at agent views.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -113,22 +114,37 @@ def drop_chrome(index: ElementIndex) -> None:
             drop_tree(element)
 
 
+_FRAGMENT_ONLY = re.compile(r"#[^#\\\s]*\Z")
+
+
+def _link_target(href: str, page_url: str, site_map: Mapping[str, str]) -> str:
+    """An href of the page at ``page_url``, absolute, pointed at the agent view of the
+    page it links to when that page has one (its ``#fragment`` kept)."""
+    absolute = urls.resolve(href, page_url)
+    target, _, fragment = absolute.partition("#")
+    view = site_map.get(urls.page_key(target))
+    return absolute if view is None else view + ("#" + fragment if fragment else "")
+
+
 def _rewrite_links(index: ElementIndex, page_url: str, site_map: Mapping[str, str]) -> None:
+    # Most links of a docs page point into it (headings, code lines): a "#…" link goes
+    # where the page itself does, with its fragment, looked up once (when first needed:
+    # a worker's site map notes what a conversion looked up).
+    here: str | None = None
     for link in index.tags("a"):
         href = link.get("href")
-        if href is None:
+        if href is None or urls.unsafe_scheme(href):
             drop_tag(link)
             continue
-        if urls.unsafe_scheme(href):
-            drop_tag(link)
-            continue
-        absolute = urls.resolve(href, page_url)
-        target, _, fragment = absolute.partition("#")
-        view = site_map.get(urls.page_key(target))
-        if view is not None:
-            absolute = view + ("#" + fragment if fragment else "")
+        bare = href.strip()
+        if "#" not in page_url and _FRAGMENT_ONLY.match(bare):
+            if here is None:
+                here = _link_target("", page_url, site_map)
+            target = here + bare if len(bare) > 1 else here
+        else:
+            target = _link_target(href, page_url, site_map)
         link.attrib.clear()
-        link.set("href", absolute)
+        link.set("href", target)
 
 
 def _rewrite_images(index: ElementIndex, page_url: str) -> None:

@@ -104,3 +104,36 @@ _PATHS = st.text(alphabet="ab./-%~_", max_size=12)
 def test_resolve_is_urljoin(base: str, href: str) -> None:
     """The fast path for plain relative links gives exactly what urljoin gives."""
     assert resolve(href, base) == urljoin(base, href.strip())
+
+
+@given(
+    page=st.builds(lambda path, extra: f"https://x.org/{path}{extra}", _PATHS,
+                   st.sampled_from(["", "?q=1", "#top", ";p", "index.html"])),
+    hrefs=st.lists(st.one_of(
+        st.builds(lambda fragment, pad: pad + "#" + fragment + pad,
+                  st.text(alphabet="ab#-% \t\\", max_size=6), st.sampled_from(["", " "])),
+        st.text(alphabet="ab./:?#;\\ ", max_size=10),
+    ), max_size=6),
+    listed=st.booleans(),
+)
+def test_links_into_the_page_go_where_the_page_goes(page: str, hrefs: list[str],
+                                                     listed: bool) -> None:
+    """The shortcut for "#…" links gives what resolving each one gives, and looks up
+    the same pages (a worker's conversion is kept or redone by them)."""
+    from agentprose_core.background import RecordingMap
+    from agentprose_core.normalize import _link_target, _rewrite_links
+    from agentprose_core.tree import ElementIndex, new_element
+
+    root = new_element("div")
+    for href in hrefs:
+        link = new_element("a", "text")
+        link.set("href", href)
+        root.append(link)
+    site_map = {page_key(page): "https://x.org/view.md"} if listed else {}
+    shortcut, each = RecordingMap(site_map), RecordingMap(site_map)
+    _rewrite_links(ElementIndex(root), page, shortcut)
+    kept = [href for href in hrefs if not unsafe_scheme(href)]
+    assert [link.get("href") for link in root.iter("a")] == [
+        _link_target(href, page, each) for href in kept
+    ]
+    assert shortcut.asked == each.asked
