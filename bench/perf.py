@@ -40,14 +40,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "perf"))
 
 from benchenv import BenchEnv, current_env, ensure_env  # noqa: E402
 from goals import print_goals  # noqa: E402
-from measure import Sample, run_measured, samples_from_driver  # noqa: E402
+from measure import Sample, hooks_reported, run_measured, samples_from_driver  # noqa: E402
 from report import Results, print_report  # noqa: E402
-from sitegen import BASE_URL, SiteFiles, write_mkdocs_site, write_sphinx_site  # noqa: E402
-from variants import KINDS, Variant, variants_for  # noqa: E402
+from sitegen import (  # noqa: E402
+    BASE_URL,
+    SPHINX_THEMES,
+    SiteFiles,
+    write_mkdocs_site,
+    write_sphinx_site,
+)
+from variants import DEFAULT_KINDS, KINDS, Variant, variants_for  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "perf" / "mkdocs_driver.py"
+SPHINX_DRIVER = DRIVER.with_name("sphinx_driver.py")
 QUICK = {"sizes": [20], "rounds": 3, "jobs": [1], "cli_pages": 20}
 FULL = {"sizes": [200, 1000, 5000], "jobs": [1, 2], "cli_pages": 1000}
+
+
+def _with_hooks(sample: Sample, output: str) -> Sample:
+    """``sample`` with the handler time ``sphinx_driver.py`` printed, if any."""
+    sample.hooks = hooks_reported(output)
+    return sample
 
 
 def _median_sample(samples: list[Sample]) -> Sample:
@@ -69,7 +82,9 @@ def _arguments() -> argparse.Namespace:
                         help=f"{QUICK['sizes'][0]}-page sites, {QUICK['rounds']} rounds, "
                              "serial only: a few minutes")
     parser.add_argument("--sizes", type=_ints, help="pages per site (default 200,1000,5000)")
-    parser.add_argument("--kinds", default=",".join(KINDS), help="mkdocs,sphinx")
+    parser.add_argument("--kinds", default=",".join(DEFAULT_KINDS),
+                        help="mkdocs,sphinx (default); sphinx-basic: the Sphinx site with "
+                             "the basic theme, for agentprose's scaling to 5,000 pages")
     parser.add_argument("--rounds", type=int, help="rounds per size (default 5 up to 200 "
                                                    "pages, else 3)")
     parser.add_argument("--jobs", type=_ints, help="Sphinx -j values (default 1,2)")
@@ -153,7 +168,7 @@ class Bench:
                                      variants={v.name: list(v.mkdocs) for v in variants},
                                      prune=pages >= self.arguments.prune_from)
         else:
-            site = write_sphinx_site(root, pages=pages,
+            site = write_sphinx_site(root, pages=pages, theme=SPHINX_THEMES[kind],
                                      variants={v.name: v.sphinx for v in variants})
         _git_commit(root)
         pruned = " (navigation.prune)" if kind == "mkdocs" and pages >= self.arguments.prune_from \
@@ -186,18 +201,19 @@ class Bench:
                jobs: int) -> tuple[Sample, Sample]:
         out = self.work / "out" / f"sphinx-{variant.name}"
         shutil.rmtree(out, ignore_errors=True)
-        command = [str(self.env.python), "-m", "sphinx", "-q", "-b", "html",
+        command = [str(self.env.python), str(SPHINX_DRIVER), "-q", "-b", "html",
                    "-c", str(site.configs[variant.name]), *(["-j", str(jobs)] if jobs > 1 else []),
                    str(site.root / "src"), str(out)]
-        cold = self._check(run_measured(command, cwd=site.root, env=self.child_env)[0],
-                           out, variant)
+        cold = self._check(_with_hooks(*run_measured(command, cwd=site.root,
+                                                     env=self.child_env)), out, variant)
         original = edited.read_text(encoding="utf-8")
         rebuilds = []
         try:
             for number in range(self._rebuilds()):
                 edited.write_text(original + f"\nA paragraph added for rebuild {number}.\n",
                                   encoding="utf-8")
-                rebuilds.append(run_measured(command, cwd=site.root, env=self.child_env)[0])
+                rebuilds.append(_with_hooks(*run_measured(command, cwd=site.root,
+                                                          env=self.child_env)))
         finally:
             edited.write_text(original, encoding="utf-8")
         failed = [sample for sample in rebuilds if sample.error]

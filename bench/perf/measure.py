@@ -13,7 +13,9 @@ A build runs as a child process that this process reaps with ``os.wait4``, whose
 MkDocs builds run in ``mkdocs_driver.py``, which measures itself the same way
 (``getrusage`` of itself and its children) and reports a cold build and a reload,
 and also the time spent inside agentprose's hooks: our own cost, measured directly
-rather than as a difference of two noisy builds.
+rather than as a difference of two noisy builds. Sphinx builds run in
+``sphinx_driver.py``, which is ``sphinx-build`` plus the same timer around
+agentprose's event handlers (serial builds only: ``-j`` forks them away).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-__all__ = ["Sample", "run_measured", "samples_from_driver"]
+__all__ = ["Sample", "hooks_reported", "run_measured", "samples_from_driver"]
 
 
 @dataclass
@@ -36,7 +38,7 @@ class Sample:
     rss: int  # KiB, the largest process of the build
     warnings: int = 0
     error: str = ""
-    hooks: float | None = None  # seconds inside agentprose's MkDocs hooks (driver only)
+    hooks: float | None = None  # seconds inside agentprose's hooks (drivers only)
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -66,6 +68,16 @@ def run_measured(command: list[str], *, cwd: Path, env: dict[str, str]) -> tuple
     if process.returncode:
         sample.error = _error(output, process.returncode)
     return sample, output
+
+
+def hooks_reported(output: str) -> float | None:
+    """The ``hooks`` seconds ``sphinx_driver.py`` reported on its last JSON line."""
+    lines = [line for line in output.splitlines() if line.startswith("{")]
+    try:
+        value = json.loads(lines[-1]).get("hooks")
+    except (IndexError, ValueError, AttributeError):
+        return None
+    return float(value) if isinstance(value, (int, float)) else None
 
 
 def samples_from_driver(sample: Sample, output: str) -> tuple[Sample, Sample]:

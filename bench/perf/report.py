@@ -12,9 +12,11 @@ if TYPE_CHECKING:
 __all__ = ["Results", "print_report"]
 
 Key = tuple[str, int, int, str, str]  # kind, pages, jobs, mode, variant
-TITLES = {"mkdocs": "MkDocs + Material", "sphinx": "Sphinx + Furo"}
+TITLES = {"mkdocs": "MkDocs + Material", "sphinx": "Sphinx + Furo",
+          "sphinx-basic": "Sphinx + basic theme"}
 MODES = {"mkdocs": {"cold": "cold (mkdocs build)", "rebuild": "reload (mkdocs serve)"},
-         "sphinx": {"cold": "cold", "rebuild": "incremental (1 page)"}}
+         "sphinx": {"cold": "cold", "rebuild": "incremental (1 page)"},
+         "sphinx-basic": {"cold": "cold", "rebuild": "incremental (1 page)"}}
 SHORT = {"bare": "bare", "agentprose": "agentprose", "agentprose-markdownify": "ap-markdownify",
          "agentprose-inprocess": "ap-in-process",
          "mkdocs-llmstxt": "mkdocs-llmstxt", "sphinx-llm": "sphinx-llm"}
@@ -102,7 +104,8 @@ def _added(results: Results, kind: str, pages: int, what: str) -> float | None:
 
 
 def hooks_per_page(results: Results, key: Key) -> float | None:
-    """Median ms per page inside agentprose's hooks (MkDocs builds through the driver)."""
+    """Median ms per page inside agentprose's hooks or handlers (measured by the
+    drivers: every MkDocs build, serial Sphinx builds)."""
     found = results.good(key)
     times = [s.hooks for s in found or () if s.hooks is not None]
     return statistics.median(times) / key[1] * 1000 if times else None

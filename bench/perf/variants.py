@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["KINDS", "Variant", "variants_for"]
+__all__ = ["DEFAULT_KINDS", "KINDS", "Variant", "variants_for"]
 
-KINDS = ("mkdocs", "sphinx")
+# sphinx-basic: the Sphinx site with Sphinx's basic theme, whose pages do not each hold
+# the whole site's navigation as Furo's do, so that a 5,000-page build takes minutes,
+# not hours: for how agentprose's own time grows with the page count.
+KINDS = ("mkdocs", "sphinx", "sphinx-basic")
+DEFAULT_KINDS = ("mkdocs", "sphinx")
 
 
 @dataclass(frozen=True)

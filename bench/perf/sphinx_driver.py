@@ -1,0 +1,73 @@
+"""``sphinx-build`` in this process, and the time spent inside agentprose's handlers.
+
+    python sphinx_driver.py SPHINX-BUILD-ARGUMENTS...
+
+Runs ``sphinx.cmd.build.build_main`` as ``python -m sphinx`` would, with every event
+handler that a ``sphinx_agentprose`` module connects wrapped in a timer. Prints
+``{"hooks": seconds}`` on its last line: the wall seconds inside those handlers, or
+null when there were none (a bare build) or when the build ran with ``-j N`` (readers
+and writers are forked then, and their handlers' time stays in the forks). In a cold
+serial build that is all the work agentprose adds: it starts no worker before Sphinx
+knows the site (its worker serves incremental builds only).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+HOOKS: list[float] = []  # seconds inside agentprose's handlers, one entry per call
+
+
+def _timed(handler: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(handler)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return handler(*args, **kwargs)
+        finally:
+            HOOKS.append(time.perf_counter() - start)
+    return timed
+
+
+def _time_agentprose_handlers() -> None:
+    """Wrap the handlers agentprose's ``setup()`` connects, as it connects them."""
+    from sphinx.application import Sphinx
+
+    connect = Sphinx.connect
+
+    def timed_connect(self: Sphinx, event: str, callback: Callable[..., Any],
+                      priority: int = 500) -> int:
+        if getattr(callback, "__module__", "").startswith("sphinx_agentprose"):
+            callback = _timed(callback)
+        return connect(self, event, callback, priority)
+
+    Sphinx.connect = timed_connect  # type: ignore[method-assign]
+
+
+def _parallel(arguments: list[str]) -> bool:
+    for number, argument in enumerate(arguments):
+        value = argument[2:] if argument.startswith("-j") and len(argument) > 2 else (
+            arguments[number + 1] if argument in ("-j", "--jobs") and
+            number + 1 < len(arguments) else None)
+        if value is not None and value not in ("1", "0"):
+            return True
+    return False
+
+
+def main(arguments: list[str]) -> int:
+    from sphinx.cmd.build import build_main
+
+    _time_agentprose_handlers()
+    code = build_main(arguments)
+    hooks = None if _parallel(arguments) or not HOOKS else sum(HOOKS)
+    print(json.dumps({"hooks": hooks}))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
