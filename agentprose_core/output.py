@@ -102,7 +102,7 @@ def update_in_place(path: Path, change: Callable[[bytes], bytes | None]) -> int:
         fd = os.open(path, _IN_PLACE)
     except OSError:
         return _replace(path, change)
-    with os.fdopen(fd, "r+b") as handle:
+    with os.fdopen(fd, "rb", buffering=0) as handle:  # written with pwrite on ``fd``
         info = os.fstat(fd)
         old = handle.read()
         new = change(old)
