@@ -101,10 +101,10 @@ def _build(args: argparse.Namespace) -> int:
         "site_description": args.description,
         "preprocess": args.preprocess,
     })
-    from .staticsite import build_site  # each command imports only what it runs
+    from .staticsite import build_site, find_pages  # each command imports what it runs
 
-    progress = _progress if sys.stderr.isatty() and not args.quiet and _pages(
-        args.site_dir) >= _PROGRESS_FROM else None
+    progress = _progress if sys.stderr.isatty() and not args.quiet and len(
+        find_pages(args.site_dir, args.exclude)) >= _PROGRESS_FROM else None
     result = build_site(args.site_dir, base_url=args.base_url, settings=settings,
                         dry_run=args.dry_run, progress=progress, source_dir=args.source)
     for diagnostic in result.diagnostics:
@@ -118,10 +118,6 @@ def _build(args: argparse.Namespace) -> int:
     print(f"agentprose: {result.pages} pages, {verb} {len(result.files)} files "
           f"({result.bytes_written:,} bytes), {warnings} warnings")
     return 0
-
-
-def _pages(site_dir: Path) -> int:
-    return sum(1 for _ in site_dir.rglob("*.html")) if site_dir.is_dir() else 0
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -295,3 +295,22 @@ def test_index_cap_keeps_the_bodies_up_to_its_size(site: Path, tmp_path: Path) -
         assert ("index-cut" not in {d.code for d in result.diagnostics}) is kept
         index = (copy / "agentprose.json").read_bytes()
         assert (index == (whole / "agentprose.json").read_bytes()) is kept
+
+
+def test_progress_bar_only_on_a_terminal_for_a_large_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    site = tmp_path / "site"
+    for number in range(50):
+        page = site / f"p{number}" / "index.html"
+        page.parent.mkdir(parents=True)
+        page.write_text(f"<html><head><title>P{number}</title></head><body><main>"
+                        f"<h1>P{number}</h1><p>Text {number}.</p></main></body></html>")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["build", str(site), "--base-url", BASE]) == 0
+    err = capsys.readouterr().err
+    assert "\r[" in err and "50/50 pages" in err
+    assert main(["build", str(site), "--base-url", BASE, "--exclude", "p4*"]) == 0
+    assert "\r[" not in capsys.readouterr().err  # 39 pages left: no bar
+    assert main(["build", str(site), "--base-url", BASE, "--quiet"]) == 0
+    assert "\r[" not in capsys.readouterr().err
