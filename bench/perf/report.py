@@ -146,7 +146,8 @@ def scaling(results: Results, kind: str) -> tuple[float | None, str]:
     ratio = None
     if len(sizes) > 1:
         low, high = _added(results, kind, sizes[0], "cpu"), _added(results, kind, sizes[-1], "cpu")
-        ratio = high / low if low and high is not None and low > 0 else None
+        # Below zero, a build with agentprose took less than the bare one: noise, no ratio.
+        ratio = high / low if low and high and low > 0 and high > 0 else None
         parts.append(f"CPU ratio {sizes[-1]:,} vs {sizes[0]:,}: {_f(ratio, '.2f')}")
     return ratio, f"{TITLES[kind]}: added per page (cold, serial) at " + "; ".join(parts)
 
