@@ -20,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -31,6 +30,7 @@ from .urls import base_url_of, is_on_site, page_key
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
+    from importlib.abc import Traversable
 
     from .model import Heading, PageRecord, SiteRecord
 
@@ -275,7 +275,7 @@ def schema_path() -> Path:
     Raises :class:`AgentproseError` when the package is not on a file system (a zip
     import); :func:`load_schema` still works there.
     """
-    resource = files("agentprose_core") / "schema" / SCHEMA_NAME
+    resource = _schema_resource()
     if not isinstance(resource, Path):
         raise AgentproseError(
             f"The schema is inside {resource!r}, not a file; use load_schema() instead."
@@ -285,6 +285,12 @@ def schema_path() -> Path:
 
 def load_schema() -> dict[str, Any]:
     """The JSON Schema of ``agentprose.json`` version 1, as a dict."""
-    resource = files("agentprose_core") / "schema" / SCHEMA_NAME
-    schema: dict[str, Any] = json.loads(resource.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(_schema_resource().read_text(encoding="utf-8"))
     return schema
+
+
+def _schema_resource() -> Traversable:
+    # Imported here: importlib.resources is a tenth of a build's import of the plugins.
+    from importlib.resources import files
+
+    return files("agentprose_core") / "schema" / SCHEMA_NAME

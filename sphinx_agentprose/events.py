@@ -34,7 +34,6 @@ from agentprose_core.cache import ConversionCache, convert_cached, site_digest
 from agentprose_core.dates import LastChanged
 from agentprose_core.decorate import head_additions
 from agentprose_core.errors import AgentproseError
-from agentprose_core.hosting import host_files
 from agentprose_core.lang import normalize_lang
 from agentprose_core.metadata import read_metadata
 from agentprose_core.model import SiteRecord
@@ -278,6 +277,11 @@ def _site_job(app: Sphinx, plan: Plan) -> SiteJob:
 def _extra_files_clash(app: Sphinx, plan: Plan) -> bool:
     """True when ``html_extra_path`` holds a file Sphinx would copy over one of ours
     after ``html-collect-pages``: then ours are written at ``build-finished``, last."""
+    if not app.config.html_extra_path:
+        return False
+    # Imported here, not with the extension: 16 ms of every build (an HTTP server's).
+    from agentprose_core.hosting import host_files
+
     ours = {INDEX_NAME, LLMS_NAME, LLMS_FULL_NAME, *host_files(plan.settings.host)}
     for extra in app.config.html_extra_path:
         folder = Path(app.confdir) / extra
