@@ -156,22 +156,43 @@ class WorkerPool:
             worker.send((ticket, function, args))
         return ticket
 
+    @property
+    def alive(self) -> bool:
+        """False once every worker that was started has ended (none started: True)."""
+        return not self._workers or bool(self._alive)
+
     def gather(self) -> dict[int, Any]:
         """The answers that came in since the last call, by ticket, once every task
         submitted so far has one."""
         found: dict[int, Any] = {}
         while any(self._workers[n].outstanding for n in self._alive):
-            number, ticket, value = self._answers.get()
-            worker = self._workers[number]
-            if ticket == _GONE:
-                self._alive.discard(number)
-                for lost in worker.outstanding:
-                    found[lost] = Failed("the worker process ended")
-                worker.outstanding.clear()
-            else:
-                worker.outstanding.discard(ticket)
-                found[ticket] = value
+            self._take(self._answers.get(), found)
         return found
+
+    def answered(self, *, wait: bool = False) -> dict[int, Any]:
+        """The answers that came in since the last call, by ticket, without waiting
+        for the others; with ``wait``, at least one if any task is unanswered."""
+        found: dict[int, Any] = {}
+        if wait and any(self._workers[n].outstanding for n in self._alive):
+            self._take(self._answers.get(), found)
+        while True:
+            try:
+                answer = self._answers.get_nowait()
+            except queue.Empty:
+                return found
+            self._take(answer, found)
+
+    def _take(self, answer: tuple[int, int, Any], found: dict[int, Any]) -> None:
+        number, ticket, value = answer
+        worker = self._workers[number]
+        if ticket == _GONE:
+            self._alive.discard(number)
+            for lost in worker.outstanding:
+                found[lost] = Failed("the worker process ended")
+            worker.outstanding.clear()
+        else:
+            worker.outstanding.discard(ticket)
+            found[ticket] = value
 
     def release(self) -> None:
         """Ask every worker to stop once its tasks are done, without waiting for it: a
