@@ -166,7 +166,6 @@ class BackgroundConversions:
         self.build = Build(dict(site_map), settings, cache)
         self.digest = site_digest(self.build.site_map)
         self._pool = pool if pool is not None and len(site_map) > MIN_PAGES else None
-        self._owner = os.getpid()  # a forked process (Sphinx's -j writers) has no workers
         self._sent_build = False
         self._tickets: dict[int, str] = {}
         self.converted_in_background = 0
@@ -185,24 +184,13 @@ class BackgroundConversions:
             if found is not None:
                 self._ready[page_url] = Speculative(found, None)
                 return
-        if self._pool is None or os.getpid() != self._owner:
+        if self._pool is None:
             return
         if not self._sent_build:  # the workers' tasks of this build use this build
             self._pool.broadcast(remember, {"build": self.build})
             self._sent_build = True
         task = Task(fragment, page_url, source_markdown, key)
         self._tickets[self._pool.submit(convert_speculatively, task)] = page_url
-
-    def convert(
-        self, fragment: str, *, page_url: str, source_markdown: str = ""
-    ) -> Conversion | None:
-        """One page's conversion, waited for: from the cache, else from a worker (for a
-        build whose site map is final). None when neither has it: no workers here, or
-        the worker failed; the caller converts it."""
-        self.submit(fragment, page_url=page_url, source_markdown=source_markdown)
-        self._collect()
-        found = self._ready.pop(page_url, None)
-        return found.conversion if found is not None else None
 
     def _collect(self) -> None:
         if not self._tickets:

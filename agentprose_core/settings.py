@@ -58,9 +58,9 @@ class Settings:
     workers: bool = _opt(
         True,
         "Convert pages in background processes on the build machine's spare CPUs while the "
-        "build renders the rest (MkDocs and `agentprose build`; a Sphinx rebuild converts "
-        "in one worker started while Sphinx reads, and a first build in Sphinx's own `-j` "
-        "processes). Used on sites of more than 16 pages.",
+        "build renders the rest (MkDocs, `agentprose build`, and Sphinx writing pages one "
+        "at a time, in one worker; a first `sphinx-build -j N` converts in Sphinx's own "
+        "writer processes). Used on sites of more than 16 pages.",
     )
     index: bool = _opt(True, "Write `agentprose.json` at the site root.")
     index_markdown: bool = _opt(

@@ -2,61 +2,61 @@
 assemble the site files at the end.
 
 - ``env-updated`` (main process, after reading): settings, reading order, which pages
-  get a view, and git dates, all inherited by forked writer processes under ``-j``.
-- ``html-page-context`` (main or writer process): convert the page body, write its
-  agent view and its record (JSON under the doctree dir), add the ``<link>`` tags.
-- ``html-collect-pages`` (main process, every page written): an incremental build's
-  warm worker starts on the site files (:mod:`.finish`) while Sphinx finishes.
-- ``build-finished`` (main process): the site files, from the worker or made now: load
-  every page's record, the unchanged ones from earlier builds included, bring prev/next
-  up to date, drop deleted pages, and write ``agentprose.json``, ``llms.txt`` and
-  ``llms-full.txt``.
+  get a view, and git dates, all inherited by forked writer processes under ``-j``;
+  the worker for a serial build of more than 16 pages (a rebuild's starts earlier, at
+  ``builder-inited``).
+- ``html-page-context`` (main or writer process): hand the page to the worker and put
+  a marker where its head tags go (main process, with a worker: :mod:`.deferred`), or
+  convert it here; either way its agent view and record (JSON under the doctree dir)
+  are written and its head gets the ``<link>`` tags (:mod:`.pages`).
+- ``html-collect-pages`` (main process, every page written): the worker fills in the
+  last heads and starts on the site files (:mod:`.finish`) while Sphinx finishes.
+- ``build-finished`` (main process): the worker's last answers, then the site files,
+  from the worker or made now: load every page's record, the unchanged ones from
+  earlier builds included, bring prev/next up to date, drop deleted pages, and write
+  ``agentprose.json``, ``llms.txt`` and ``llms-full.txt``.
 """
-
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote
 
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from agentprose_core import __version__
-from agentprose_core.background import (
-    MIN_PAGES,
-    BackgroundConversions,
-    conversion_pool,
-    warm_up,
-)
-from agentprose_core.cache import ConversionCache, convert_cached, site_digest
+from agentprose_core.background import MIN_PAGES, conversion_pool, warm_up
+from agentprose_core.cache import ConversionCache, site_digest
 from agentprose_core.dates import LastChanged
-from agentprose_core.decorate import head_additions
 from agentprose_core.errors import AgentproseError
 from agentprose_core.lang import normalize_lang
 from agentprose_core.metadata import read_metadata
 from agentprose_core.model import SiteRecord
-from agentprose_core.publish import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME, write_view
-from agentprose_core.records import make_record
+from agentprose_core.publish import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
 from agentprose_core.settings import Settings
 from agentprose_core.sitepages import is_excluded
 from agentprose_core.urls import check_unique_views, page_key, view_url
 
 from .config import base_url, settings_of
+from .deferred import DeferredPages
 from .finish import SiteJob, finish_site, ready
 from .order import ReadingOrder, reading_order
+from .pages import HeadFill, PageJob, SitePages, marker, write_page
 from .stored import StoredRecords
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
     from agentprose_core.diagnostics import Diagnostic
-    from agentprose_core.model import PageRecord
     from agentprose_core.pool import WorkerPool
+
+    from .deferred import Note
 
 __all__ = [
     "build_finished",
@@ -68,6 +68,7 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 BUILDERS = ("html", "dirhtml")
+T = TypeVar("T")
 
 
 @dataclass
@@ -84,9 +85,11 @@ class Plan:
     last_changed: LastChanged | None = None
     cache: ConversionCache | None = None
     site_digest: str = ""
-    pool: WorkerPool | None = None  # an incremental build's one warm worker
-    background: BackgroundConversions | None = None
+    pool: WorkerPool | None = None  # the one worker of a serial or incremental build
+    pages: SitePages | None = None  # what every page's outputs share
+    deferred: DeferredPages | None = None  # pages handed to the worker
     finishing: int | None = None  # the worker's ticket for the site files
+    answers: dict[int, Any] = field(default_factory=dict)  # the worker's, not yet used
 
 
 def _plan(app: Sphinx) -> Plan | None:
@@ -114,13 +117,17 @@ def builder_inited(app: Sphinx) -> None:
         settings=settings, base_url=base_url(app.config),
         records=StoredRecords(Path(app.doctreedir) / "agentprose"),
     )
-    # A rebuild of a site we know converts a few pages: in a worker started now, while
-    # Sphinx reads, so that its own process never loads lxml and the engine for them.
+    # A rebuild of a site we know: the worker starts now, while Sphinx reads, so that
+    # it is warm when Sphinx writes and Sphinx's process never loads lxml and the engine.
     if settings.workers and len(app.env.all_docs) > MIN_PAGES:
-        plan.pool = conversion_pool(1)
-        if plan.pool is not None:
-            plan.pool.broadcast(warm_up, settings.converter)
-            plan.pool.broadcast(ready)
+        _start_worker(plan)
+
+
+def _start_worker(plan: Plan) -> None:
+    plan.pool = conversion_pool(1)
+    if plan.pool is not None:
+        plan.pool.broadcast(warm_up, plan.settings.converter)
+        plan.pool.broadcast(ready)
 
 
 def _page_url(app: Sphinx, plan: Plan, docname: str) -> str:
@@ -160,9 +167,19 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         plan.cache = ConversionCache(Path(app.doctreedir) / "agentprose-cache")
     plan.last_changed = LastChanged(Path(app.srcdir),
                                     plan.cache.directory if plan.cache else None)
+    plan.pages = SitePages(
+        outdir=Path(app.outdir), base_url=plan.base_url, settings=plan.settings,
+        site=_site(app, plan), site_map=plan.site_map, site_digest=plan.site_digest,
+        cache=plan.cache, records=plan.records,
+    )
+    # A first build that writes serially leaves a CPU idle: the worker converts there
+    # (-j N writes in forked processes, which convert themselves).
+    if (plan.pool is None and plan.settings.workers and app.parallel <= 1
+            and len(plan.views) > MIN_PAGES):
+        _start_worker(plan)
     if plan.pool is not None:
-        plan.background = BackgroundConversions(site_map=plan.site_map, settings=plan.settings,
-                                                cache=plan.cache, pool=plan.pool)
+        fill = HeadFill(marker(secrets.token_hex(8)), app.config.html_output_encoding)
+        plan.deferred = DeferredPages(plan.pool, plan.pages, fill)
     return []
 
 
@@ -175,24 +192,18 @@ def _modified(app: Sphinx, plan: Plan, docname: str) -> str:
     return max(plan.last_changed.of(path) for path in paths if path.exists())
 
 
-def _record(app: Sphinx, plan: Plan, docname: str, body: str) -> PageRecord:
-    url = _page_url(app, plan, docname)
-    conversion = plan.background.convert(body, page_url=url) if plan.background else None
-    if conversion is None:
-        conversion = convert_cached(body, page_url=url, site_map=plan.site_map,
-                                    settings=plan.settings, cache=plan.cache,
-                                    site=plan.site_digest)
+def _job(app: Sphinx, plan: Plan, docname: str, context: dict[str, Any]) -> PageJob:
     facts = read_metadata(app.env.metadata.get(docname, {}), location=docname)
-    _log(conversion.diagnostics + facts.diagnostics, docname)
     title = app.env.titles.get(docname)
     prev, next_ = plan.neighbours.get(docname, (None, None))
-    return make_record(
-        url=url, markdown_url=plan.views[docname], conversion=conversion, facts=facts,
+    return PageJob(
+        docname=docname, body=str(context.get("body", "")),
+        url=_page_url(app, plan, docname), markdown_url=plan.views[docname], facts=facts,
         tool_title=title.astext() if title is not None else None,
-        modified=lambda: _modified(app, plan, docname),
+        modified=None if facts.modified else _modified(app, plan, docname),
         section=plan.order.sections.get(docname, ()), prev=prev, next=next_,
         lang=normalize_lang(app.config.language or ""),
-        in_nav=docname in plan.order.in_toctree,
+        in_nav=docname in plan.order.in_toctree, metatags=str(context.get("metatags", "")),
     )
 
 
@@ -202,18 +213,40 @@ def html_page_context(
     plan = _plan(app)
     if plan is None or doctree is None or pagename not in plan.views:
         return
-    record = _record(app, plan, pagename, str(context.get("body", "")))
-    try:
-        write_view(Path(app.outdir), record, plan.base_url)
-        plan.records.save(pagename, record)
-    except (AgentproseError, OSError) as error:
-        message = f"agentprose could not write the view of {pagename}: {error}"
-        raise ExtensionError(message) from error
-    metatags = str(context.get("metatags", ""))
+    job = _job(app, plan, pagename, context)
     # Runs after other extensions (sphinxext-opengraph): what they wrote is not repeated.
-    tags = head_additions(metatags, record, _site(app, plan), plan.settings)
-    if tags:
-        context["metatags"] = metatags + "\n" + tags + "\n"
+    deferred = plan.deferred if plan.deferred is not None and plan.deferred.here else None
+    if deferred is not None:
+        assert plan.pool is not None
+        _take_answers(plan, plan.pool.answered(wait=deferred.backlogged))
+    if deferred is not None and deferred.accepts():  # after the answers: they tell
+        deferred.submit(job, Path(app.builder.get_outfilename(pagename)))  # type: ignore[attr-defined]
+        context["metatags"] = f"{job.metatags}\n{deferred.fill.marker}\n"
+        return
+    assert plan.pages is not None
+    outputs = _guarded(write_page, plan.pages, job)
+    _log(outputs.diagnostics, pagename)
+    if outputs.tags:
+        context["metatags"] = f"{job.metatags}\n{outputs.tags}\n"
+
+
+def _guarded(function: Callable[..., T], *args: Any) -> T:
+    try:
+        return function(*args)
+    except AgentproseError as error:
+        raise ExtensionError(str(error)) from error
+
+
+def _take_answers(plan: Plan, answers: dict[int, Any]) -> None:
+    """Log what the worker answered for pages; keep its other answers."""
+    plan.answers.update(answers)
+    if plan.deferred is not None:
+        _log_notes(_guarded(plan.deferred.take, plan.answers))
+
+
+def _log_notes(notes: Iterable[Note]) -> None:
+    for docname, note in notes:
+        _log([note], docname)
 
 
 def _site(app: Sphinx, plan: Plan) -> SiteRecord:
@@ -225,11 +258,14 @@ def _site(app: Sphinx, plan: Plan) -> SiteRecord:
 
 
 def html_collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
-    # Every page is written: an incremental build's warm worker writes the site files
-    # while Sphinx writes its indexes and copies its static files.
+    # Every page is written: the worker fills in the last heads, then writes the site
+    # files while Sphinx writes its indexes and copies its static files.
     plan = _plan(app)
-    if plan is not None and plan.pool is not None and not _extra_files_clash(app, plan):
-        plan.finishing = plan.pool.submit(finish_site, _site_job(app, plan))
+    if plan is not None and plan.pool is not None:
+        if plan.deferred is not None:
+            plan.deferred.all_written()
+        if not _extra_files_clash(app, plan):
+            plan.finishing = plan.pool.submit(finish_site, _site_job(app, plan))
     return []
 
 
@@ -237,23 +273,36 @@ def build_finished(app: Sphinx, exception: BaseException | None) -> None:
     plan = _plan(app)
     if plan is None:
         return
-    pool, plan.pool, plan.background = plan.pool, None, None
+    pool = plan.pool
+    if plan.deferred is not None and exception is None:
+        plan.deferred.all_written()  # if html-collect-pages did not run
     if pool is not None:
-        pool.release()  # stops once the site files are written, if it writes them
+        pool.release()  # stops once its tasks are done
     try:
         if exception is None:
-            notes = _site_files(app, plan, pool)
+            _finish_pages(plan)
+            notes = _site_files(app, plan)
             _log(notes + (plan.last_changed.notes() if plan.last_changed else []))
     finally:
+        plan.pool = plan.deferred = None
         if pool is not None:
             pool.close()
 
 
-def _site_files(app: Sphinx, plan: Plan, pool: WorkerPool | None) -> list[Diagnostic]:
+def _finish_pages(plan: Plan) -> None:
+    """Wait for the worker's last answers; fill in any head it left unfilled."""
+    if plan.pool is None or plan.deferred is None:
+        return
+    _take_answers(plan, plan.pool.gather())
+    _log_notes(plan.deferred.finish())
+
+
+def _site_files(app: Sphinx, plan: Plan) -> list[Diagnostic]:
     """The notes of writing the site files: the worker's, or of writing them now (also
-    when the worker failed: errors are raised here)."""
-    if pool is not None and plan.finishing is not None:
-        notes = pool.gather().get(plan.finishing)
+    when the worker failed, or failed a page after it had them: errors are raised
+    here)."""
+    if plan.finishing is not None and not (plan.deferred and plan.deferred.redone):
+        notes = plan.answers.get(plan.finishing)
         if isinstance(notes, list):
             logger.verbose("agentprose: site files written by the worker process")
             return notes

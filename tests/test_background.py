@@ -142,24 +142,6 @@ def test_workers_fill_the_cache_and_a_rebuild_needs_none(tmp_path: Path) -> None
     assert again == first
 
 
-def test_convert_waits_for_the_worker_and_a_forked_process_converts_itself() -> None:
-    final = _site_map(with_gone=True)
-    pool = conversion_pool(1)
-    assert pool is not None
-    try:
-        background = BackgroundConversions(site_map=final, settings=Settings(), cache=None,
-                                           pool=pool)
-        assert background.convert(_fragment(1), page_url=_url(1)) == _in_process(1, final)
-        assert background.converted_in_background == 1
-        background._owner = -1  # what a forked process (Sphinx's -j writers) sees
-        assert background.convert(_fragment(2), page_url=_url(2)) is None
-        assert background.converted_in_background == 1
-    finally:
-        pool.close()
-    alone = BackgroundConversions(site_map=final, settings=Settings(), cache=None, pool=None)
-    assert alone.convert(_fragment(1), page_url=_url(1)) is None
-
-
 def test_a_killed_worker_leaves_its_pages_to_the_caller() -> None:
     pool = conversion_pool(1)
     assert pool is not None

@@ -1,0 +1,134 @@
+"""Pages handed to the worker while Sphinx goes on writing, and what comes back.
+
+Sphinx's process keeps a page's job only until the worker answers for it, at most
+:data:`BACKLOG` pages at a time. A page the worker could not do (it raised, or the
+process ended) is done here instead, and its head filled in here: by the time its
+answer is read, Sphinx has written it. Runs without Sphinx.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from agentprose_core.pool import Failed
+
+from .pages import (
+    HeadFill,
+    PageJob,
+    PageOutputs,
+    SitePages,
+    fill_head,
+    fill_written,
+    start_pages,
+    write_page,
+    write_page_in_worker,
+)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from agentprose_core.diagnostics import Diagnostic
+    from agentprose_core.pool import WorkerPool
+
+__all__ = ["BACKLOG", "DeferredPages", "Note"]
+
+BACKLOG = 64
+"""Pages sent and not yet answered before Sphinx's process waits for the worker: a
+worker slower than Sphinx (a slow ``preprocess`` hook) must not make the build hold
+every page's HTML."""
+
+Note = tuple[str | None, "Diagnostic"]  # a docname, and what to tell the user about it
+
+
+class DeferredPages:
+    """The pages of one build sent to ``pool`` (one worker), by ticket."""
+
+    def __init__(self, pool: WorkerPool, site: SitePages, fill: HeadFill) -> None:
+        self.site = site
+        self.fill = fill
+        self._pool = pool
+        self._owner = os.getpid()  # a forked writer (-j N) has no worker of its own
+        self._started = False
+        self._all_written = False
+        self._pages: dict[int, tuple[PageJob, Path]] = {}
+        self._fills: set[int] = set()
+        self._unfilled: list[tuple[int, str, Path, str]] = []  # answered, head not yet
+        self.redone = 0  # pages done here after the worker failed them
+
+    @property
+    def here(self) -> bool:
+        """True in the process that started the worker (not in a forked writer)."""
+        return os.getpid() == self._owner
+
+    def accepts(self) -> bool:
+        """True while the worker lives, as far as the answers taken so far tell."""
+        return self._pool.alive
+
+    def submit(self, job: PageJob, page: Path) -> None:
+        """Send one page that Sphinx writes to ``page`` once this returns."""
+        if not self._started:
+            self._pool.broadcast(start_pages, self.site, self.fill)
+            self._started = True
+        self._pages[self._pool.submit(write_page_in_worker, job, page)] = (job, page)
+
+    def all_written(self) -> None:
+        """Every page sent is written: the worker fills in the last heads now (once)."""
+        if self._started and not self._all_written:
+            self._fills.add(self._pool.submit(fill_written))
+        self._all_written = True
+
+    @property
+    def backlogged(self) -> bool:
+        return len(self._pages) >= BACKLOG
+
+    @property
+    def waiting(self) -> bool:
+        return bool(self._pages or self._fills)
+
+    def take(self, answers: dict[int, Any]) -> list[Note]:
+        """Handle the answers to this object's tasks (removed from ``answers``); the
+        notes to log. Raises what :func:`write_page` raises for a page done here."""
+        notes: list[Note] = []
+        for ticket in sorted(set(answers) & (set(self._pages) | self._fills)):
+            answer = answers.pop(ticket)
+            failed = isinstance(answer, Failed)
+            # Each task first fills in the heads of the pages answered before it; a
+            # failed one may not have: fill them here (a head is filled in only once).
+            earlier = [entry for entry in self._unfilled if entry[0] < ticket]
+            self._unfilled = [entry for entry in self._unfilled if entry[0] > ticket]
+            if failed:
+                notes += self._fill_here(earlier)
+            if ticket in self._fills:
+                self._fills.discard(ticket)
+                if isinstance(answer, list):
+                    notes += [(note.location, note) for note in answer]
+                continue
+            job, page = self._pages.pop(ticket)
+            if not isinstance(answer, PageOutputs):
+                answer = self._redo(job, page)
+            else:
+                self._unfilled.append((ticket, job.docname, page, answer.tags))
+            notes += [(job.docname, note) for note in answer.diagnostics]
+            notes += [(note.location, note) for note in answer.filled]
+        return notes
+
+    def finish(self) -> list[Note]:
+        """After the last answer: fill in here whatever heads the worker did not
+        confirm (none, unless it ended)."""
+        entries, self._unfilled = self._unfilled, []
+        return self._fill_here(entries)
+
+    def _fill_here(self, entries: list[tuple[int, str, Path, str]]) -> list[Note]:
+        notes: list[Note] = []
+        for _, docname, page, tags in entries:
+            filled = fill_head(self.fill, page, tags, docname)
+            if filled is not None:
+                notes.append((docname, filled))
+        return notes
+
+    def _redo(self, job: PageJob, page: Path) -> PageOutputs:
+        self.redone += 1
+        outputs = write_page(self.site, job)
+        filled = fill_head(self.fill, page, outputs.tags, job.docname)
+        return PageOutputs(outputs.tags, outputs.diagnostics + ((filled,) if filled else ()))
