@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "perf"))
 
 from benchenv import BenchEnv, current_env, ensure_env  # noqa: E402
 from goals import print_goals  # noqa: E402
-from measure import Sample, hooks_reported, run_measured, samples_from_driver  # noqa: E402
+from measure import Sample, driver_figure, run_measured, samples_from_driver  # noqa: E402
 from report import Results, print_report  # noqa: E402
 from sitegen import (  # noqa: E402
     BASE_URL,
@@ -58,8 +58,9 @@ FULL = {"sizes": [200, 1000, 5000], "jobs": [1, 2], "cli_pages": 1000}
 
 
 def _with_hooks(sample: Sample, output: str) -> Sample:
-    """``sample`` with the handler time ``sphinx_driver.py`` printed, if any."""
-    sample.hooks = hooks_reported(output)
+    """``sample`` with the handler time and child CPU ``sphinx_driver.py`` printed."""
+    sample.hooks = driver_figure(output, "hooks")
+    sample.child_cpu = driver_figure(output, "child_cpu")
     return sample
 
 

@@ -15,7 +15,9 @@ MkDocs builds run in ``mkdocs_driver.py``, which measures itself the same way
 and also the time spent inside agentprose's hooks: our own cost, measured directly
 rather than as a difference of two noisy builds. Sphinx builds run in
 ``sphinx_driver.py``, which is ``sphinx-build`` plus the same timer around
-agentprose's event handlers (serial builds only: ``-j`` forks them away).
+agentprose's event handlers, and the CPU of the process's children: agentprose's
+worker, which converts the pages while Sphinx writes (serial builds only: ``-j``
+forks the handlers away, and its forks are children too).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-__all__ = ["Sample", "hooks_reported", "run_measured", "samples_from_driver"]
+__all__ = ["Sample", "driver_figure", "run_measured", "samples_from_driver"]
 
 
 @dataclass
@@ -39,6 +41,9 @@ class Sample:
     warnings: int = 0
     error: str = ""
     hooks: float | None = None  # seconds inside agentprose's hooks (drivers only)
+    # CPU seconds of the Sphinx process's children (serial builds): agentprose's worker
+    # and git, so our own work outside the handlers (a serial bare build has none).
+    child_cpu: float | None = None
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -70,11 +75,12 @@ def run_measured(command: list[str], *, cwd: Path, env: dict[str, str]) -> tuple
     return sample, output
 
 
-def hooks_reported(output: str) -> float | None:
-    """The ``hooks`` seconds ``sphinx_driver.py`` reported on its last JSON line."""
+def driver_figure(output: str, name: str) -> float | None:
+    """The figure ``name`` (``hooks``, ``child_cpu``) that ``sphinx_driver.py`` reported
+    on its last JSON line."""
     lines = [line for line in output.splitlines() if line.startswith("{")]
     try:
-        value = json.loads(lines[-1]).get("hooks")
+        value = json.loads(lines[-1]).get(name)
     except (IndexError, ValueError, AttributeError):
         return None
     return float(value) if isinstance(value, (int, float)) else None

@@ -4,17 +4,21 @@
 
 Runs ``sphinx.cmd.build.build_main`` as ``python -m sphinx`` would, with every event
 handler that a ``sphinx_agentprose`` module connects wrapped in a timer. Prints
-``{"hooks": seconds}`` on its last line: the wall seconds inside those handlers, or
-null when there were none (a bare build) or when the build ran with ``-j N`` (readers
-and writers are forked then, and their handlers' time stays in the forks). In a cold
-serial build that is all the work agentprose adds: it starts no worker before Sphinx
-knows the site (its worker serves incremental builds only).
+``{"hooks": seconds, "child_cpu": seconds}`` on its last line: the wall seconds inside
+those handlers (null when there were none: a bare build), and the CPU seconds of this
+process's children: agentprose's worker, which converts the pages of a serial build
+of more than 16 pages while Sphinx writes, and git. Both are null for a build with
+``-j N``: readers and writers are forked then, their handlers' time stays in the
+forks, and the forks are children too. The handlers' time is what Sphinx's process
+waits for agentprose; the children's CPU is the rest of our work, done meanwhile on
+another CPU (with ``agentprose_workers = False`` all of it is in the handlers).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import resource
 import sys
 import time
 from collections.abc import Callable
@@ -64,8 +68,11 @@ def main(arguments: list[str]) -> int:
 
     _time_agentprose_handlers()
     code = build_main(arguments)
-    hooks = None if _parallel(arguments) or not HOOKS else sum(HOOKS)
-    print(json.dumps({"hooks": hooks}))
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    serial = not _parallel(arguments)
+    hooks = sum(HOOKS) if serial and HOOKS else None
+    child_cpu = children.ru_utime + children.ru_stime if serial else None
+    print(json.dumps({"hooks": hooks, "child_cpu": child_cpu}))
     return code
 
 

@@ -35,11 +35,12 @@ _VARIANTS = (
             sphinx='extensions.append("sphinx_agentprose")\n'
                    'agentprose_converter = "markdownify"\n',
             expects=("llms.txt", "llms-full.txt", "agentprose.json")),
-    # The default engine converting in MkDocs' own process, not in background workers.
+    # The default engine converting in the build tool's own process, not in workers.
     Variant("agentprose-inprocess", "agentprose",
             mkdocs=("- agentprose:", "    workers: false"),
+            sphinx='extensions.append("sphinx_agentprose")\nagentprose_workers = False\n',
             expects=("llms.txt", "llms-full.txt", "agentprose.json"),
-            note="workers: false (MkDocs only)", optional=True),
+            note="workers: false", optional=True),
     # Per-page Markdown for every page (one section whose glob takes all of them) and
     # llms-full.txt, as its README configures it (sections + full_output).
     Variant("mkdocs-llmstxt", "mkdocs-llmstxt",
