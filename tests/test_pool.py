@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import time
+from pathlib import Path
 from typing import Any
 
 from agentprose_core.extract import LARGE_NAV, without_large_navs
@@ -115,3 +117,30 @@ def test_large_navs_are_emptied_and_nothing_else_changes() -> None:
     assert without_large_navs(cut) == cut
     unbalanced = page.replace("</nav><nav-bar>", "<nav-bar>", 1)
     assert without_large_navs(unbalanced) == unbalanced  # never closed: kept as it is
+
+
+def _wait_for(state: dict[str, Any], path: str) -> str:
+    while not Path(path).exists():
+        time.sleep(0.01)
+    return path
+
+
+def test_answered_takes_what_has_come_and_waits_only_when_asked(tmp_path: Path) -> None:
+    pool = WorkerPool(1, dict)
+    go = str(tmp_path / "go")
+    try:
+        quick = pool.submit(_square, 3)
+        assert pool.answered(wait=True) == {quick: 9}  # waits for the one it has
+        held = pool.submit(_wait_for, go)
+        assert pool.answered() == {}  # the worker is still on it: nothing, at once
+        Path(go).touch()
+        assert pool.answered(wait=True) == {held: go}
+        assert pool.answered(wait=True) == {}  # nothing is outstanding: no wait
+        assert pool.alive
+        ticket = pool.submit(_pid)
+        os.kill(pool.gather()[ticket], signal.SIGKILL)
+        lost = pool.submit(_square, 4)
+        assert isinstance(pool.gather()[lost], Failed)
+        assert not pool.alive
+    finally:
+        pool.close()
