@@ -11,8 +11,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from agentprose_core.pool import Failed
-
 from .pages import (
     HeadFill,
     PageJob,
@@ -82,22 +80,18 @@ class DeferredPages:
     def backlogged(self) -> bool:
         return len(self._pages) >= BACKLOG
 
-    @property
-    def waiting(self) -> bool:
-        return bool(self._pages or self._fills)
-
     def take(self, answers: dict[int, Any]) -> list[Note]:
         """Handle the answers to this object's tasks (removed from ``answers``); the
         notes to log. Raises what :func:`write_page` raises for a page done here."""
         notes: list[Note] = []
         for ticket in sorted(set(answers) & (set(self._pages) | self._fills)):
             answer = answers.pop(ticket)
-            failed = isinstance(answer, Failed)
-            # Each task first fills in the heads of the pages answered before it; a
-            # failed one may not have: fill them here (a head is filled in only once).
+            done = isinstance(answer, list if ticket in self._fills else PageOutputs)
+            # Each task first fills in the heads of the pages answered before it; one
+            # that failed may not have: fill them here (a head is filled in only once).
             earlier = [entry for entry in self._unfilled if entry[0] < ticket]
             self._unfilled = [entry for entry in self._unfilled if entry[0] > ticket]
-            if failed:
+            if not done:
                 notes += self._fill_here(earlier)
             if ticket in self._fills:
                 self._fills.discard(ticket)

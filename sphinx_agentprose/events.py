@@ -28,7 +28,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from agentprose_core import __version__
-from agentprose_core.background import MIN_PAGES, conversion_pool, warm_up
+from agentprose_core.background import MIN_PAGES, conversion_pool, warm_up, worker_count
 from agentprose_core.cache import ConversionCache, site_digest
 from agentprose_core.dates import LastChanged
 from agentprose_core.errors import AgentproseError
@@ -172,10 +172,10 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         site=_site(app, plan), site_map=plan.site_map, site_digest=plan.site_digest,
         cache=plan.cache, records=plan.records,
     )
-    # A first build that writes serially leaves a CPU idle: the worker converts there
-    # (-j N writes in forked processes, which convert themselves).
+    # A first build that writes serially leaves a CPU idle, if there is one: the worker
+    # converts there (-j N writes in forked processes, which convert themselves).
     if (plan.pool is None and plan.settings.workers and app.parallel <= 1
-            and len(plan.views) > MIN_PAGES):
+            and len(plan.views) > MIN_PAGES and worker_count() > 0):
         _start_worker(plan)
     if plan.pool is not None:
         fill = HeadFill(marker(secrets.token_hex(8)), app.config.html_output_encoding)
