@@ -16,6 +16,7 @@ assemble the site files at the end.
   earlier builds included, bring prev/next up to date, drop deleted pages, and write
   ``agentprose.json``, ``llms.txt`` and ``llms-full.txt``.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -215,19 +216,28 @@ def html_page_context(
         return
     job = _job(app, plan, pagename, context)
     # Runs after other extensions (sphinxext-opengraph): what they wrote is not repeated.
-    deferred = plan.deferred if plan.deferred is not None and plan.deferred.here else None
-    if deferred is not None:
-        assert plan.pool is not None
-        _take_answers(plan, plan.pool.answered(wait=deferred.backlogged))
-    if deferred is not None and deferred.accepts():  # after the answers: they tell
-        deferred.submit(job, Path(app.builder.get_outfilename(pagename)))  # type: ignore[attr-defined]
-        context["metatags"] = f"{job.metatags}\n{deferred.fill.marker}\n"
-        return
-    assert plan.pages is not None
-    outputs = _guarded(write_page, plan.pages, job)
-    _log(outputs.diagnostics, pagename)
-    if outputs.tags:
-        context["metatags"] = f"{job.metatags}\n{outputs.tags}\n"
+    tags = _hand_over(app, plan, job)
+    if tags is None:
+        assert plan.pages is not None
+        outputs = _guarded(write_page, plan.pages, job)
+        _log(outputs.diagnostics, pagename)
+        tags = outputs.tags
+    if tags:
+        context["metatags"] = f"{job.metatags}\n{tags}\n"
+
+
+def _hand_over(app: Sphinx, plan: Plan, job: PageJob) -> str | None:
+    """Send the page to the worker, if there is one here; the marker its head then
+    holds until the worker fills it in, else None."""
+    deferred = plan.deferred
+    if deferred is None or plan.pool is None or not deferred.here:
+        return None
+    _take_answers(plan, plan.pool.answered(wait=deferred.backlogged))
+    if not deferred.accepts():  # known only once the answers are taken
+        return None
+    page = Path(app.builder.get_outfilename(job.docname))  # type: ignore[attr-defined]
+    deferred.submit(job, page)
+    return deferred.fill.marker
 
 
 def _guarded(function: Callable[..., T], *args: Any) -> T:
