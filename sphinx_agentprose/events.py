@@ -19,6 +19,7 @@ assemble the site files at the end.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -255,8 +256,9 @@ def _take_answers(plan: Plan, answers: dict[int, Any]) -> None:
 
 
 def _log_notes(notes: Iterable[Note]) -> None:
-    for docname, note in notes:
-        _log([note], docname)
+    # A page's notes together, so that _log says each of them once, as in-process.
+    for docname, group in itertools.groupby(notes, key=lambda entry: entry[0]):
+        _log([note for _, note in group], docname)
 
 
 def _site(app: Sphinx, plan: Plan) -> SiteRecord:
