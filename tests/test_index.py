@@ -281,6 +281,23 @@ def test_unchecked_pages_are_refused() -> None:
     ensure_checked(SITE, [page("a/")])
 
 
+def test_checked_pages_are_trusted_only_as_they_were_kept() -> None:
+    # check_pages's list skips the renderers' second check, until it is changed.
+    kept, _ = check_pages(SITE, [page("a/"), page("b/")])
+    ensure_checked(SITE, kept)
+    assert kept == [page("a/"), page("b/")]
+    stray = page("x/", url="https://elsewhere.example/x/")
+    for change in (lambda pages: pages.append(stray),
+                   lambda pages: pages.__setitem__(0, stray)):
+        changed, _ = check_pages(SITE, [page("a/"), page("b/")])
+        change(changed)
+        with pytest.raises(InputError, match="check_pages"):
+            render_index(SITE, changed, generator=GENERATOR)
+    elsewhere = SiteRecord(name="Other", url="https://other.example/", description="")
+    with pytest.raises(InputError, match="check_pages"):
+        ensure_checked(elsewhere, kept)
+
+
 def test_a_bad_site_url_is_an_input_error() -> None:
     with pytest.raises(InputError, match="absolute"):
         check_pages(SiteRecord("S", "/docs/"), [])
