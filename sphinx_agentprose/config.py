@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from sphinx.errors import ConfigError
 
@@ -29,6 +29,11 @@ _SPHINX_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+# Options that change how the outputs are made, never their bytes: turning one on or
+# off must not make Sphinx write every page again.
+_SAME_OUTPUTS = frozenset({"workers", "cache"})
+
+
 def _default(value: Any) -> Any:
     if isinstance(value, tuple):
         return [] if not value else list(value)
@@ -40,7 +45,8 @@ def add_config_values(app: Sphinx) -> None:
     for option in options():
         default = {} if option.name == "sections" else _default(option.default)
         kinds = _SPHINX_TYPES.get(option.name, (type(option.default),))
-        app.add_config_value(PREFIX + option.name, default, "html", types=kinds)
+        rebuild: Literal["", "html"] = "" if option.name in _SAME_OUTPUTS else "html"
+        app.add_config_value(PREFIX + option.name, default, rebuild, types=kinds)
     app.add_config_value(PREFIX + "base_url", None, "html", types=(str, type(None)))
 
 

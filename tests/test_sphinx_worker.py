@@ -124,3 +124,18 @@ def test_a_page_s_warning_fails_a_build_with_warnings_as_errors(
         capture_output=True, text=True, check=False)
     assert done.stdout.split()[0] != "0"
     assert "page3" in done.stderr and "[agentprose.unknown-construct]" in done.stderr
+
+
+def test_turning_workers_or_the_cache_off_writes_no_page_again(
+    make_app: App, tmp_path: Path
+) -> None:
+    src = _site(tmp_path / "src")
+    out = Path(_build(make_app, src).outdir)
+    before = {path: path.stat().st_mtime_ns for path in out.rglob("*.html")}
+    first = snapshot(out, EVERY_FILE)
+    _build(make_app, src, agentprose_workers=False, agentprose_cache=False)
+    assert {path: path.stat().st_mtime_ns for path in out.rglob("*.html")
+            if "genindex" not in path.name and "search" not in path.name} == {
+        path: mtime for path, mtime in before.items()
+        if "genindex" not in path.name and "search" not in path.name}
+    assert _without_times(snapshot(out, EVERY_FILE)) == _without_times(first)
