@@ -4,14 +4,15 @@
 
 Runs ``sphinx.cmd.build.build_main`` as ``python -m sphinx`` would, with every event
 handler that a ``sphinx_agentprose`` module connects wrapped in a timer. Prints
-``{"hooks": seconds, "child_cpu": seconds}`` on its last line: the wall seconds inside
-those handlers (null when there were none: a bare build), and the CPU seconds of this
-process's children: agentprose's worker, which converts the pages of a serial build
-of more than 16 pages while Sphinx writes, and git. Both are null for a build with
-``-j N``: readers and writers are forked then, their handlers' time stays in the
-forks, and the forks are children too. The handlers' time is what Sphinx's process
-waits for agentprose; the children's CPU is the rest of our work, done meanwhile on
-another CPU (with ``agentprose_workers = False`` all of it is in the handlers).
+``{"hooks": seconds, "child_cpu": seconds, "own_cpu": seconds}`` on its last line: the
+wall seconds inside those handlers (null when there were none: a bare build), the CPU
+seconds of this process's children: agentprose's worker, which converts the pages of
+a serial build of more than 16 pages while Sphinx writes, and git, and the CPU
+seconds of this process itself. The first two are null for a build with ``-j N``:
+readers and writers are forked then, their handlers' time stays in the forks, and the
+forks are children too. The handlers' time is what Sphinx's process waits for
+agentprose; the children's CPU is the rest of our work, done meanwhile on another CPU
+(with ``agentprose_workers = False`` all of it is in the handlers).
 """
 
 from __future__ import annotations
@@ -72,7 +73,9 @@ def main(arguments: list[str]) -> int:
     serial = not _parallel(arguments)
     hooks = sum(HOOKS) if serial and HOOKS else None
     child_cpu = children.ru_utime + children.ru_stime if serial else None
-    print(json.dumps({"hooks": hooks, "child_cpu": child_cpu}))
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    print(json.dumps({"hooks": hooks, "child_cpu": child_cpu,
+                      "own_cpu": own.ru_utime + own.ru_stime}))
     return code
 
 
