@@ -146,24 +146,23 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if plan is None:
         return []
     plan.order = reading_order(env, app.config.root_doc)
+    urls = {docname: _page_url(app, plan, docname) for docname in plan.order.docs}
     for docname in plan.order.docs:
         facts = read_metadata(env.metadata.get(docname, {}), location=docname)
         if not is_excluded(facts, _source(env, docname), plan.settings.exclude):
-            url = _page_url(app, plan, docname)
+            url = urls[docname]
             plan.views[docname] = view_url(url, plan.base_url, plan.settings.view_layout)
             plan.site_map[page_key(url)] = plan.views[docname]
     try:
-        check_unique_views({_page_url(app, plan, doc): view for doc, view in plan.views.items()})
+        check_unique_views({urls[doc]: view for doc, view in plan.views.items()})
     except AgentproseError as error:
         raise ExtensionError(f"agentprose: {error}") from error
     listed = [doc for doc in plan.order.docs if doc in plan.views and doc in plan.order.in_toctree]
     for number, docname in enumerate(listed):
         before = listed[number - 1] if number else None
         after = listed[number + 1] if number + 1 < len(listed) else None
-        plan.neighbours[docname] = (
-            _page_url(app, plan, before) if before else None,
-            _page_url(app, plan, after) if after else None,
-        )
+        plan.neighbours[docname] = (urls[before] if before else None,
+                                    urls[after] if after else None)
     plan.site_digest = site_digest(plan.site_map)
     if plan.settings.cache:
         plan.cache = ConversionCache(Path(app.doctreedir) / "agentprose-cache")
