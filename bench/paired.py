@@ -23,10 +23,8 @@ less than it takes to start the worker. Exits 1 when a build fails.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -36,12 +34,10 @@ from pathlib import Path
 sys.dont_write_bytecode = True
 sys.path.insert(0, str(Path(__file__).resolve().parent / "perf"))
 
-from benchenv import ensure_env  # noqa: E402
-from measure import Sample, driver_figure, run_measured  # noqa: E402
-from sitegen import SPHINX_THEMES, write_sphinx_site  # noqa: E402
+from benchenv import child_env, ensure_env  # noqa: E402
+from measure import Sample, driver_figure, run_measured, sphinx_command  # noqa: E402
+from sitegen import SPHINX_THEMES, git_commit, write_sphinx_site  # noqa: E402
 from variants import Variant, variants_for  # noqa: E402
-
-SPHINX_DRIVER = Path(__file__).resolve().parent / "perf" / "sphinx_driver.py"
 
 
 def _arguments() -> argparse.Namespace:
@@ -62,13 +58,6 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _git_commit(root: Path) -> None:
-    for args in (["init", "-q"], ["add", "-A"],
-                 ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid",
-                  "commit", "-q", "-m", "site"]):
-        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
-
-
 class Pair:
     """Two builds of one site started together; their samples and Sphinx's own CPU."""
 
@@ -80,11 +69,9 @@ class Pair:
     def _build(self, name: str) -> None:
         out = self.root / f"out-{name}"
         shutil.rmtree(out, ignore_errors=True)
-        command = [str(self.python), str(SPHINX_DRIVER), "-q", "-b", "html",
-                   "-c", str(self.configs[name]),
-                   *(["-j", str(self.jobs)] if self.jobs > 1 else []),
-                   str(self.root / "src"), str(out)]
-        sample, output = run_measured(command, cwd=self.root, env=_child_env())
+        command = sphinx_command(self.python, self.configs[name], self.root / "src", out,
+                                 self.jobs)
+        sample, output = run_measured(command, cwd=self.root, env=child_env())
         self.samples[name] = sample
         self.own_cpu[name] = driver_figure(output, "own_cpu")
 
@@ -94,12 +81,6 @@ class Pair:
             thread.start()
         for thread in threads:
             thread.join()
-
-
-def _child_env() -> dict[str, str]:
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
 
 
 def _ratio(over: float | None, under: float | None) -> float | None:
@@ -114,7 +95,7 @@ def _site_pair(python: Path, root: Path, pages: int, variant: Variant,
                arguments: argparse.Namespace) -> Pair:
     site = write_sphinx_site(root, pages=pages, theme=SPHINX_THEMES[arguments.kind],
                              variants={"bare": "", variant.name: variant.sphinx})
-    _git_commit(site.root)
+    git_commit(site.root)
     return Pair(python, site.root, site.configs, arguments.jobs)
 
 

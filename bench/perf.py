@@ -38,21 +38,27 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # nothing of a run is left in the repository
 sys.path.insert(0, str(Path(__file__).resolve().parent / "perf"))
 
-from benchenv import BenchEnv, current_env, ensure_env  # noqa: E402
+from benchenv import BenchEnv, child_env, current_env, ensure_env  # noqa: E402
 from goals import print_goals  # noqa: E402
-from measure import Sample, driver_figure, run_measured, samples_from_driver  # noqa: E402
+from measure import (  # noqa: E402
+    Sample,
+    driver_figure,
+    run_measured,
+    samples_from_driver,
+    sphinx_command,
+)
 from report import Results, print_report  # noqa: E402
 from sitegen import (  # noqa: E402
     BASE_URL,
     SPHINX_THEMES,
     SiteFiles,
+    git_commit,
     write_mkdocs_site,
     write_sphinx_site,
 )
 from variants import DEFAULT_KINDS, KINDS, Variant, variants_for  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "perf" / "mkdocs_driver.py"
-SPHINX_DRIVER = DRIVER.with_name("sphinx_driver.py")
 QUICK = {"sizes": [20], "rounds": 3, "jobs": [1], "cli_pages": 20}
 FULL = {"sizes": [200, 1000, 5000], "jobs": [1, 2], "cli_pages": 1000}
 
@@ -123,29 +129,13 @@ def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _child_env() -> dict[str, str]:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONHASHSEED="0")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
-
-
-def _git_commit(root: Path) -> None:
-    """Sites live in git, so agentprose's dates come from its one-pass git history."""
-    if shutil.which("git") is None:
-        return
-    for args in (["init", "-q"], ["add", "-A"],
-                 ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid",
-                  "commit", "-q", "-m", "site"]):
-        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
-
-
 class Bench:
     """The builds of one run, and the figures they give."""
 
     def __init__(self, env: BenchEnv, work: Path, arguments: argparse.Namespace) -> None:
         self.env, self.work, self.arguments = env, work, arguments
         self.results = Results(quick=arguments.quick)
-        self.child_env = _child_env()
+        self.child_env = child_env()
         self.kept: Path | None = None  # a bare Material build, for the CLI figure
         self.failed = False
 
@@ -171,7 +161,7 @@ class Bench:
         else:
             site = write_sphinx_site(root, pages=pages, theme=SPHINX_THEMES[kind],
                                      variants={v.name: v.sphinx for v in variants})
-        _git_commit(root)
+        git_commit(root)
         pruned = " (navigation.prune)" if kind == "mkdocs" and pages >= self.arguments.prune_from \
             else ""
         say(f"{kind} {pages:,} pages{pruned}: "
@@ -202,9 +192,8 @@ class Bench:
                jobs: int) -> tuple[Sample, Sample]:
         out = self.work / "out" / f"sphinx-{variant.name}"
         shutil.rmtree(out, ignore_errors=True)
-        command = [str(self.env.python), str(SPHINX_DRIVER), "-q", "-b", "html",
-                   "-c", str(site.configs[variant.name]), *(["-j", str(jobs)] if jobs > 1 else []),
-                   str(site.root / "src"), str(out)]
+        command = sphinx_command(self.env.python, site.configs[variant.name],
+                                 site.root / "src", out, jobs)
         cold = self._check(_with_hooks(*run_measured(command, cwd=site.root,
                                                      env=self.child_env)), out, variant)
         original = edited.read_text(encoding="utf-8")

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["BenchEnv", "current_env", "ensure_env"]
+__all__ = ["BenchEnv", "child_env", "current_env", "ensure_env"]
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -125,3 +125,10 @@ def current_env() -> BenchEnv:
     why = "not installed: --no-venv (the bench venv is not used)"
     return BenchEnv(python, python.parent,
                     {_package(r): why for r in _lines(COMPETITORS)}, note=str(python))
+
+
+def child_env() -> dict[str, str]:
+    """The environment every measured build runs in: hashing fixed, bytecode written."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONHASHSEED="0")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env

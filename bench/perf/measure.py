@@ -30,7 +30,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-__all__ = ["Sample", "driver_figure", "run_measured", "samples_from_driver"]
+__all__ = ["Sample", "driver_figure", "run_measured", "samples_from_driver", "sphinx_command"]
 
 
 @dataclass
@@ -99,3 +99,13 @@ def samples_from_driver(sample: Sample, output: str) -> tuple[Sample, Sample]:
     warnings = _warnings(output)
     return (Sample(**report["cold"], warnings=warnings),
             Sample(**report["reload"], warnings=warnings))
+
+
+SPHINX_DRIVER = Path(__file__).resolve().with_name("sphinx_driver.py")
+
+
+def sphinx_command(python: Path, config: Path, src: Path, out: Path, jobs: int) -> list[str]:
+    """``sphinx-build -b html [-j N]`` of ``src`` into ``out`` with ``config``'s conf.py,
+    run by ``sphinx_driver.py``."""
+    return [str(python), str(SPHINX_DRIVER), "-q", "-b", "html", "-c", str(config),
+            *(["-j", str(jobs)] if jobs > 1 else []), str(src), str(out)]

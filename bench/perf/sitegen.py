@@ -11,6 +11,8 @@ tables, admonitions, tabs, API entries and cross-page links. Page sources are
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from typing import TYPE_CHECKING
 
 from pagegen import plan_site
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
 
     from pagegen import Page
 
-__all__ = ["BASE_URL", "SiteFiles", "write_mkdocs_site", "write_sphinx_site"]
+__all__ = ["BASE_URL", "SiteFiles", "git_commit", "write_mkdocs_site", "write_sphinx_site"]
 
 BASE_URL = "https://bench.example/docs/"
 
@@ -164,3 +166,14 @@ def write_sphinx_site(
         for name, lines in variants.items()
     }
     return SiteFiles(root, configs, sources)
+
+
+def git_commit(root: Path) -> None:
+    """Make the site a git repository of one commit, so agentprose's dates come from
+    its one-pass git history (no git: nothing)."""
+    if shutil.which("git") is None:
+        return
+    for args in (["init", "-q"], ["add", "-A"],
+                 ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid",
+                  "commit", "-q", "-m", "site"]):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
