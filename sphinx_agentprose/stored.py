@@ -47,10 +47,9 @@ class StoredRecords:
         return self.directory / f"{docname}.json"
 
     def save(self, docname: str, record: PageRecord) -> None:
-        """Write one page's record (any process)."""
-        path = self.path(docname)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(record_to_json(record), encoding="utf-8")
+        """Write one page's record (any process). Through a rename: a build stopped
+        mid-write must not leave half a record for the next build to trip on."""
+        write_atomic(self.path(docname), record_to_json(record))
 
     def docnames(self) -> list[str]:
         """Every docname with a record on disk, sorted."""

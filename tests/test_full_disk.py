@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from agentprose_core.errors import OutputError
+from agentprose_core.model import PageRecord
 from agentprose_core.output import update_in_place
+from sphinx_agentprose.stored import StoredRecords
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "plain-site"
 
@@ -64,3 +66,17 @@ def test_a_page_updated_in_place_on_a_full_disk_keeps_its_bytes(small_disk: Path
     with pytest.raises(OutputError, match="No space left on device"):
         update_in_place(page, lambda document: document.replace(b"</head>", grown + b"</head>"))
     assert page.read_bytes() == old
+
+
+def test_a_sphinx_page_record_saved_on_a_full_disk_keeps_the_last_one(small_disk: Path) -> None:
+    def record(markdown: str) -> PageRecord:
+        return PageRecord(url="https://x.org/a/", markdown_url="https://x.org/a.md",
+                          title="A", modified="2026-01-01T00:00:00Z", markdown=markdown)
+
+    records = StoredRecords(small_disk / "records")
+    records.save("a", record("# A\n"))
+    filler = small_disk / "filler"
+    filler.write_bytes(b"\0" * shutil.disk_usage(small_disk).free)
+    with pytest.raises(OutputError, match="No space left on device"):
+        records.save("a", record("# A\n" + "x" * 20_000))
+    assert records.load("a") == record("# A\n")
