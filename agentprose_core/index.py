@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 from .diagnostics import Diagnostic
 from .errors import AgentproseError, InputError
+from .jsontext import dumps_indented
 from .urls import base_url_of, is_on_site, page_key
 
 if TYPE_CHECKING:
@@ -51,7 +52,6 @@ SCHEMA_NAME = "agentprose-1.schema.json"
 SCHEMA_ID = "https://agentprose.dev/schema/agentprose-1.schema.json"
 
 _TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
-_POST_INDENT = "    "
 _UNLISTED = "Not listed in agentprose.json or llms.txt: "
 
 
@@ -214,26 +214,13 @@ def _chunks(
     head: dict[str, object], pages: Sequence[PageRecord], *, include_markdown: bool
 ) -> Iterator[str]:
     if not pages:
-        yield _dumps({**head, "posts": []}) + "\n"
+        yield dumps_indented({**head, "posts": []}) + "\n"
         return
-    yield _dumps(head)[: -len("\n}")] + ',\n  "posts": [\n'
+    yield dumps_indented(head)[: -len("\n}")] + ',\n  "posts": [\n'
     for number, page in enumerate(pages):
-        post = _indent(_dumps(_post_object(page, include_markdown=include_markdown)))
-        yield (",\n" if number else "") + post
+        post = dumps_indented(_post_object(page, include_markdown=include_markdown), 2)
+        yield (",\n    " if number else "    ") + post
     yield "\n  ]\n}\n"
-
-
-def _dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2)
-
-
-def _indent(text: str) -> str:
-    """Nest a dumped post inside ``"posts"``.
-
-    Splits on ``\\n`` only: JSON escapes it inside strings, but not U+2028 and the other
-    characters :meth:`str.splitlines` would also break on.
-    """
-    return "\n".join(_POST_INDENT + line for line in text.split("\n"))
 
 
 def _site_object(site: SiteRecord) -> dict[str, object]:
