@@ -15,7 +15,7 @@ from typing import Any
 from .dates import to_utc_iso
 from .diagnostics import Diagnostic
 
-__all__ = ["PageFacts", "read_metadata"]
+__all__ = ["PageFacts", "opted_out", "read_metadata"]
 
 # What mkdocs-git-revision-date-localized and common front matter call the times.
 _MODIFIED_KEYS = (
@@ -86,6 +86,14 @@ def _flag(value: Any) -> bool | None:
     return None
 
 
+def opted_out(meta: Mapping[str, Any] | None) -> bool:
+    """True for a page whose metadata turns its agent output off (``agentprose: false``,
+    ``draft: true``): the two facts :func:`read_metadata` gives as ``excluded`` and
+    ``draft``, without reading the rest (a build asks it of every page up front)."""
+    data = meta or {}
+    return _flag(data.get("agentprose", True)) is False or _flag(data.get("draft")) is True
+
+
 class _Reader:
     def __init__(self, meta: Mapping[str, Any], location: str) -> None:
         self.meta = meta
@@ -128,7 +136,6 @@ def read_metadata(meta: Mapping[str, Any] | None, *, location: str) -> PageFacts
     data = reader.meta
     authors = _names(data.get("authors", data.get("author")))
     tags = _names(data.get("tags", data.get("keywords")))
-    switch = data.get("agentprose", True)
     dated = isinstance(data.get("date"), Mapping)
     return PageFacts(
         title=reader.text("title"),
@@ -138,7 +145,7 @@ def read_metadata(meta: Mapping[str, Any] | None, *, location: str) -> PageFacts
         modified=reader.time(("date", *_MODIFIED_KEYS) if dated else _MODIFIED_KEYS, "updated"),
         tags=tuple(dict.fromkeys(tags)),
         image=reader.text("image"),
-        excluded=_flag(switch) is False,
+        excluded=_flag(data.get("agentprose", True)) is False,
         draft=_flag(data.get("draft")) is True,
         diagnostics=tuple(reader.notes),
     )

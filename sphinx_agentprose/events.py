@@ -35,11 +35,11 @@ from agentprose_core.cache import ConversionCache, site_digest
 from agentprose_core.dates import LastChanged
 from agentprose_core.errors import AgentproseError
 from agentprose_core.lang import normalize_lang
-from agentprose_core.metadata import read_metadata
+from agentprose_core.metadata import opted_out, read_metadata
 from agentprose_core.model import SiteRecord
 from agentprose_core.publish import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
 from agentprose_core.settings import Settings
-from agentprose_core.sitepages import is_excluded
+from agentprose_core.sitepages import is_source_excluded
 from agentprose_core.urls import check_unique_views, page_key, view_url
 
 from .config import base_url, settings_of
@@ -50,7 +50,7 @@ from .pages import HeadFill, PageJob, SitePages, marker, write_page
 from .stored import StoredRecords
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Sequence
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -141,6 +141,13 @@ def _source(env: BuildEnvironment, docname: str) -> str:
     return str(env.doc2path(docname, False))
 
 
+def _gets_view(env: BuildEnvironment, docname: str, patterns: Sequence[str]) -> bool:
+    # Asked of every document of every build: the source path only when a glob needs it.
+    if opted_out(env.metadata.get(docname)):
+        return False
+    return not patterns or not is_source_excluded(_source(env, docname), patterns)
+
+
 def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     plan = _plan(app)
     if plan is None:
@@ -148,8 +155,7 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     plan.order = reading_order(env, app.config.root_doc)
     urls = {docname: _page_url(app, plan, docname) for docname in plan.order.docs}
     for docname in plan.order.docs:
-        facts = read_metadata(env.metadata.get(docname, {}), location=docname)
-        if not is_excluded(facts, _source(env, docname), plan.settings.exclude):
+        if _gets_view(env, docname, plan.settings.exclude):
             url = urls[docname]
             plan.views[docname] = view_url(url, plan.base_url, plan.settings.view_layout)
             plan.site_map[page_key(url)] = plan.views[docname]

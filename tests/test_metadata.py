@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from agentprose_core.convert import Conversion
-from agentprose_core.metadata import read_metadata
+from agentprose_core.metadata import opted_out, read_metadata
 from agentprose_core.model import Heading
 from agentprose_core.records import page_title
 
@@ -54,3 +56,14 @@ def test_title_rule() -> None:
     assert page_title(read_metadata({"title": "Meta"}, location="x"), conversion, "Nav") == "Meta"
     assert page_title(read_metadata({}, location="x"), conversion, "Home") == "Page"
     assert page_title(read_metadata({}, location="x"), Conversion("", ()), "Home") == "Home"
+
+
+@pytest.mark.parametrize("switch", [None, True, False, "false", " No ", "off", "0", "yes", "x", 2])
+@pytest.mark.parametrize("draft", [None, True, False, "true", "1", "no", "maybe"])
+def test_opted_out_is_what_read_metadata_says_of_exclusion(switch: object, draft: object) -> None:
+    meta = {key: value for key, value in (("agentprose", switch), ("draft", draft))
+            if value is not None}
+    facts = read_metadata(meta, location="page.md")
+    assert opted_out(meta) == (facts.excluded or facts.draft)
+    assert opted_out(meta) == (switch in (False, "false", " No ", "off", "0") or
+                               draft in (True, "true", "1"))
