@@ -29,6 +29,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     from .events import (
         build_finished,
         builder_inited,
+        doctree_resolved,
         env_updated,
         html_collect_pages,
         html_page_context,
@@ -40,6 +41,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _check_config)
     app.connect("builder-inited", builder_inited)
     app.connect("env-updated", env_updated)
+    app.connect("doctree-resolved", doctree_resolved)
     app.connect("html-page-context", html_page_context, priority=900)
     app.connect("html-collect-pages", html_collect_pages)
     app.connect("build-finished", build_finished)

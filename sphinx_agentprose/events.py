@@ -63,6 +63,7 @@ if TYPE_CHECKING:
 __all__ = [
     "build_finished",
     "builder_inited",
+    "doctree_resolved",
     "env_updated",
     "html_collect_pages",
     "html_page_context",
@@ -92,6 +93,7 @@ class Plan:
     deferred: DeferredPages | None = None  # pages handed to the worker
     finishing: int | None = None  # the worker's ticket for the site files
     answers: dict[int, Any] = field(default_factory=dict)  # the worker's, not yet used
+    written: set[str] = field(default_factory=set)  # documents this build writes
 
 
 def _plan(app: Sphinx) -> Plan | None:
@@ -214,6 +216,14 @@ def _job(app: Sphinx, plan: Plan, docname: str, context: dict[str, Any]) -> Page
     )
 
 
+def doctree_resolved(app: Sphinx, doctree: Any, docname: str) -> None:
+    # In Sphinx's process for every document it writes, -j included (writer processes
+    # get resolved doctrees): which pages are written is known only by then.
+    plan = _plan(app)
+    if plan is not None:
+        plan.written.add(docname)
+
+
 def html_page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
@@ -330,13 +340,13 @@ def _site_files(app: Sphinx, plan: Plan) -> list[Diagnostic]:
 
 
 def _site_job(app: Sphinx, plan: Plan) -> SiteJob:
+    docs = tuple(doc for doc in plan.order.docs if doc in plan.views)
     return SiteJob(
         outdir=Path(app.outdir), base_url=plan.base_url, settings=plan.settings,
         site=_site(app, plan), generator=f"agentprose {__version__} (sphinx)",
         records=plan.records, cache=plan.cache,
-        docs=tuple(doc for doc in plan.order.docs if doc in plan.views),
-        sections=plan.order.sections, in_toctree=frozenset(plan.order.in_toctree),
-        neighbours=plan.neighbours,
+        docs=docs, sections=plan.order.sections, in_toctree=frozenset(plan.order.in_toctree),
+        neighbours=plan.neighbours, prune_cache=plan.written.issuperset(docs),
     )
 
 

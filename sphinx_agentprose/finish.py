@@ -34,7 +34,8 @@ __all__ = ["SiteJob", "finish_site", "ready"]
 class SiteJob:
     """What writing the site files needs: ``docs`` are the documents with a view, in
     reading order; ``sections`` their section titles, ``in_toctree`` those the toctree
-    lists, ``neighbours`` their prev/next page URLs."""
+    lists, ``neighbours`` their prev/next page URLs. ``prune_cache`` is set when the
+    build wrote every one of them: only then is an entry no page used a dead one."""
 
     outdir: Path
     base_url: str
@@ -47,6 +48,7 @@ class SiteJob:
     sections: dict[str, tuple[str, ...]]
     in_toctree: frozenset[str]
     neighbours: dict[str, tuple[str | None, str | None]]
+    prune_cache: bool
 
 
 def ready(state: object) -> None:
@@ -56,12 +58,14 @@ def ready(state: object) -> None:
 
 def finish_site(state: object, job: SiteJob) -> list[Diagnostic]:
     """Drop the views of documents gone or left out, bring every record up to date,
-    write the site files and prune the cache; returns what the build should report.
-    ``state`` is a worker's (unused: the job holds everything)."""
+    write the site files and, after a build that wrote every page, prune the cache (an
+    incremental build did not use the entries of the pages it left as they were);
+    returns what the build should report. ``state`` is a worker's (unused: the job
+    holds everything)."""
     _drop_stale(job)
     published = publish(job.outdir, job.site, _records(job), settings=job.settings,
                         generator=job.generator, views=False)
-    if job.cache is not None:
+    if job.cache is not None and job.prune_cache:
         job.cache.prune()
     return published.diagnostics
 

@@ -105,3 +105,28 @@ def test_sphinx_cached_build_equals_uncached(make_app: Any, tmp_path: Path) -> N
     plain.build()
     assert _without_times(snapshot(Path(again.outdir))) == _without_times(
         snapshot(Path(plain.outdir)))
+
+
+def test_a_sphinx_incremental_build_keeps_the_entries_of_pages_it_left(
+    make_app: Any, tmp_path: Path
+) -> None:
+    shutil.copytree(Path(__file__).parent / "roots" / "test-basic", tmp_path / "a")
+    first = make_app("html", srcdir=tmp_path / "a")
+    first.build()
+    entries = Path(first.doctreedir) / "agentprose-cache"
+    full = set(entries.glob("*/*.json"))
+    _age(full)
+    with (tmp_path / "a" / "extra.rst").open("a", encoding="utf-8") as source:
+        source.write("\nOne more paragraph.\n")
+    make_app("html", srcdir=tmp_path / "a").build()  # writes extra.html (and its parents)
+    after_edit = set(entries.glob("*/*.json"))
+    assert full < after_edit  # the new text's entry, and every entry still in use
+    _age(after_edit)
+    make_app("html", srcdir=tmp_path / "a").build(force_all=True)
+    assert len(set(entries.glob("*/*.json"))) == len(full)  # the old text's entry is gone
+
+
+def _age(entries: set[Path]) -> None:
+    """Make the entries last used an hour ago, as far as a new build can tell."""
+    for entry in entries:
+        os.utime(entry, (entry.stat().st_mtime - 3600,) * 2)
