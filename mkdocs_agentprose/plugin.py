@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import mimetypes
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -77,8 +78,12 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.cache: ConversionCache | None = None
         self.background: BackgroundConversions | None = None
         self.pool: WorkerPool | None = None  # kept across the builds of a serve session
+        self.dirty = False  # serve --dirty, build --dirty: only changed pages are rendered
+        self.last_pages: dict[str, CollectedPage] = {}  # the last dirty build's, by source
+        self.partial = False  # a dirty build rendered pages no earlier build here had
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.dirty = dirty
         if command == "serve":  # the dev server takes content types from mimetypes
             mimetypes.add_type("text/markdown; charset=utf-8", ".md")
 
@@ -142,6 +147,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             return
         self.last_changed = LastChanged(Path(config.docs_dir),
                                         self.cache.directory if self.cache else None)
+        self.partial = self.dirty and not self._take_unrendered(files)
         lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
         try:
             self.assembled = build_records(
@@ -156,7 +162,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
                 log.debug("%d pages converted in background processes, %d of them kept",
                           self.background.converted_in_background, self.background.kept)
             self.background = None
-        if self.cache is not None:
+        if self.cache is not None and not self.partial:  # the others' entries are unused
             self.cache.prune()
         self.records = {record.url: record for record in self.assembled.records}
         self.site = SiteRecord(
@@ -178,7 +184,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             return
         try:
             published = publish(
-                Path(config.site_dir), self.site, self.assembled.records, settings=self.settings,
+                Path(config.site_dir), self.site, self.assembled.records,
+                settings=self._publish_settings(),
                 generator=f"agentprose {__version__} ({_tool()})",
                 llms_sections=self.assembled.llms_sections,
             )
@@ -187,7 +194,22 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         notes = self.assembled.diagnostics + published.diagnostics
         _log(notes + (self.last_changed.notes() if self.last_changed else []))
         log.info("%d agent views, %d files written", len(published.pages), len(published.files))
+        if self.dirty:  # what the next dirty build does not render again
+            self.last_pages = self.pages
         self.pages, self.records, self.assembled = {}, {}, None  # every page is written
+
+    def _publish_settings(self) -> Settings:
+        """The settings to publish with: without the site files after a dirty build
+        that rendered pages this process never had the others of (they would list only
+        the changed pages)."""
+        if not self.partial:
+            return self.settings
+        log.info("agentprose: a dirty build renders only the pages changed since the last "
+                 "one, and this process has not seen the others: agentprose.json, llms.txt "
+                 "and llms-full.txt are left as they were (a build without --dirty writes "
+                 "them).")
+        return replace(self.settings, index=False, llms_txt=False, llms_full_txt=False,
+                       host="none")
 
     def on_build_error(self, *, error: Exception) -> None:
         self.background = None
@@ -207,7 +229,6 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         return ConversionCache(Path(config.config_file_path).parent / ".cache" / "agentprose")
 
     def _collect(self, page: Page, html: str) -> CollectedPage:
-        ancestors = [section.title for section in reversed(list(page.ancestors))]
         source = page.file.abs_src_path
         return CollectedPage(
             url=self.base_url + page.url,
@@ -216,10 +237,29 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             metadata=dict(page.meta),
             tool_title=page.title,
             source_file=Path(source) if source else None,
-            section=tuple(str(title) for title in ancestors if title),
+            section=self._section(page),
             in_nav=page.file.src_uri in self.in_nav,
             source_markdown=self.sources.pop(page.file.src_uri, ""),
         )
+
+    def _take_unrendered(self, files: Files) -> bool:
+        """Give the pages a dirty build did not render (unchanged since it last wrote
+        them) what the last build of this process collected of them, with their place
+        in today's nav. False when that build did not have one of them either."""
+        for file in files.documentation_pages():
+            last = self.last_pages.get(file.src_uri)
+            if file.src_uri in self.pages or file.page is None:
+                continue
+            if last is None:
+                return False
+            self.pages[file.src_uri] = replace(
+                last, section=self._section(file.page), in_nav=file.src_uri in self.in_nav)
+        return True
+
+    @staticmethod
+    def _section(page: Page) -> tuple[str, ...]:
+        ancestors = [section.title for section in reversed(list(page.ancestors))]
+        return tuple(str(title) for title in ancestors if title)
 
     def _reading_order(self) -> list[CollectedPage]:
         listed = [self.pages[src] for src in self.order if src in self.pages]

@@ -1,0 +1,71 @@
+"""``mkdocs build --dirty`` and ``mkdocs serve --dirty``: MkDocs renders only the pages
+changed since it last wrote them, and the site files must still list every page."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .sites import commit_all, snapshot
+from .test_cache import _age
+from .test_mkdocs_plugin import make_site, mkdocs_build
+
+SITE_FILES = ("agentprose.json", "llms.txt", "llms-full.txt")
+
+_SERVE_DIRTY = """
+from pathlib import Path
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+config = load_config(config_file="mkdocs.yml")
+config.plugins.on_startup(command="serve", dirty=True)
+build(config, dirty=True)
+page = Path("docs/guide/rocks.md")
+page.write_text(page.read_text() + "\\nA line added for the reload.\\n")
+build(load_config(config_file="mkdocs.yml"), dirty=True)  # what serve --dirty does
+config.plugins.on_shutdown()
+"""
+
+
+@pytest.fixture
+def site_root(tmp_path: Path) -> Path:
+    """A site in git: its dates are the commit's, the same for every build."""
+    root = make_site(tmp_path / "proj")
+    commit_all(root, "first", "2025-03-04T05:06:07+00:00")
+    return root
+
+
+def _edit(root: Path) -> None:
+    page = root / "docs/guide/rocks.md"
+    page.write_text(page.read_text() + "\nA line added for the reload.\n")
+
+
+def test_a_dirty_build_leaves_the_site_files_listing_every_page(site_root: Path) -> None:
+    assert mkdocs_build(site_root).returncode == 0
+    site = site_root / "site"
+    before = {name: (site / name).read_bytes() for name in SITE_FILES}
+    entries = set((site_root / ".cache" / "agentprose").glob("*/*.json"))
+    _age(entries)
+    _edit(site_root)
+    done = mkdocs_build(site_root, "--dirty", quiet=False)
+    assert done.returncode == 0, done.stderr
+    assert "A line added for the reload." in (site / "guide/rocks.md").read_text()
+    assert {name: (site / name).read_bytes() for name in SITE_FILES} == before
+    assert "agentprose.json, llms.txt and llms-full.txt are left as they were" in done.stderr
+    assert entries < set((site_root / ".cache" / "agentprose").glob("*/*.json"))
+
+
+def test_a_dirty_serve_reload_writes_what_a_full_build_writes(site_root: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", _SERVE_DIRTY], cwd=site_root,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    full = mkdocs_build(site_root, "--site-dir", "full")
+    assert full.returncode == 0, full.stderr
+    reloaded, built = snapshot(site_root / "site"), snapshot(site_root / "full")
+    ours = [name for name in built if name.endswith(".md") or name in SITE_FILES]
+    assert len(ours) == 7  # four views and the three site files
+    assert {name: reloaded[name] for name in ours} == {name: built[name] for name in ours}
+    assert b"A line added for the reload." in reloaded["agentprose.json"]
