@@ -80,7 +80,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.pool: WorkerPool | None = None  # kept across the builds of a serve session
         self.dirty = False  # serve --dirty, build --dirty: only changed pages are rendered
         self.last_pages: dict[str, CollectedPage] = {}  # the last dirty build's, by source
-        self.partial = False  # a dirty build rendered pages no earlier build here had
+        self.partial = False  # a dirty build that lacks pages: site files left as they were
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.dirty = dirty
@@ -247,9 +247,9 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         them) what the last build of this process collected of them, with their place
         in today's nav. False when that build did not have one of them either."""
         for file in files.documentation_pages():
-            last = self.last_pages.get(file.src_uri)
             if file.src_uri in self.pages or file.page is None:
                 continue
+            last = self.last_pages.get(file.src_uri)
             if last is None:
                 return False
             self.pages[file.src_uri] = replace(
