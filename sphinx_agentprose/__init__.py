@@ -3,7 +3,6 @@ and discovery links from the normal HTML build (html and dirhtml builders)."""
 
 from __future__ import annotations
 
-import mimetypes
 from typing import TYPE_CHECKING, Any
 
 from agentprose_core import __version__
@@ -35,8 +34,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
         html_page_context,
     )
 
-    # sphinx-autobuild serves files by their mimetypes guess: make .md text/markdown.
-    mimetypes.add_type("text/markdown", ".md")
     add_config_values(app)
     app.connect("config-inited", _check_config)
     app.connect("builder-inited", builder_inited)

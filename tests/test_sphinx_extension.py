@@ -226,6 +226,8 @@ def test_sphinx_autobuild_serves_views_as_markdown(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    # sphinx-autobuild builds in a subprocess: the type comes from its server's own
+    # mimetypes (Python's table and the system's mime.types), not from our extension.
     server = subprocess.Popen(
         [sys.executable, "-m", "sphinx_autobuild", str(source), str(tmp_path / "out"),
          "--host", "127.0.0.1", "--port", str(port)],
