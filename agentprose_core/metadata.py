@@ -91,7 +91,15 @@ def opted_out(meta: Mapping[str, Any] | None) -> bool:
     ``draft: true``): the two facts :func:`read_metadata` gives as ``excluded`` and
     ``draft``, without reading the rest (a build asks it of every page up front)."""
     data = meta or {}
-    return _flag(data.get("agentprose", True)) is False or _flag(data.get("draft")) is True
+    return _switched_off(data) or _is_draft(data)
+
+
+def _switched_off(data: Mapping[str, Any]) -> bool:
+    return _flag(data.get("agentprose", True)) is False
+
+
+def _is_draft(data: Mapping[str, Any]) -> bool:
+    return _flag(data.get("draft")) is True
 
 
 class _Reader:
@@ -145,7 +153,7 @@ def read_metadata(meta: Mapping[str, Any] | None, *, location: str) -> PageFacts
         modified=reader.time(("date", *_MODIFIED_KEYS) if dated else _MODIFIED_KEYS, "updated"),
         tags=tuple(dict.fromkeys(tags)),
         image=reader.text("image"),
-        excluded=_flag(data.get("agentprose", True)) is False,
-        draft=_flag(data.get("draft")) is True,
+        excluded=_switched_off(data),
+        draft=_is_draft(data),
         diagnostics=tuple(reader.notes),
     )
