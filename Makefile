@@ -37,11 +37,13 @@ golden: $(STAMP)
 
 # Build time, CPU and memory with and without agentprose (and its competitors when they
 # install), on synthetic MkDocs/Material and Sphinx/Furo sites. Never run by the tests.
-bench: $(STAMP)
-	$(BIN)/python bench/perf.py
+# bench/perf.py needs only the standard library: the builds run in a venv of its own
+# (bench/perf/benchenv.py), so a fresh clone does not wait for the test tools' install.
+bench:
+	$(PYTHON) bench/perf.py
 
-bench-quick: $(STAMP)
-	$(BIN)/python bench/perf.py --quick
+bench-quick:
+	$(PYTHON) bench/perf.py --quick
 
 bench-convert: $(STAMP)
 	$(BIN)/python bench/convert.py
