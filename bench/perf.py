@@ -59,6 +59,8 @@ from sitegen import (  # noqa: E402
 from variants import DEFAULT_KINDS, KINDS, Variant, variants_for  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "perf" / "mkdocs_driver.py"
+REPO = Path(__file__).resolve().parent.parent
+PACKAGES = ("agentprose_core", "mkdocs_agentprose", "sphinx_agentprose")
 QUICK = {"sizes": [20], "rounds": 3, "jobs": [1], "cli_pages": 20}
 FULL = {"sizes": [200, 1000, 5000], "jobs": [1, 2], "cli_pages": 1000}
 
@@ -214,7 +216,8 @@ class Bench:
             return max(1, self.arguments.rebuilds)
         return 1 if self.arguments.quick else 3
 
-    def size(self, kind: str, pages: int, variants: list[Variant]) -> None:
+    def size(self, kind: str, pages: int, variants: list[Variant]) -> list[Variant]:
+        """The rounds at one size; the variants that did not fail, for the next size."""
         site = self.generate(kind, pages, variants)
         edited = site.sources[len(site.sources) // 2]
         rounds = self.arguments.rounds or (QUICK["rounds"] if self.arguments.quick
@@ -222,8 +225,9 @@ class Bench:
         self.results.rounds[(kind, pages)] = rounds
         jobs = [1] if kind == "mkdocs" else self.arguments.jobs
         start = time.perf_counter()
+        working = list(variants)
         for number in range(rounds):
-            order = variants if number % 2 == 0 else variants[::-1]
+            order = working if number % 2 == 0 else working[::-1]
             for j in jobs:
                 for variant in order:
                     if kind == "mkdocs":
@@ -233,8 +237,8 @@ class Bench:
                     for mode, sample in (("cold", cold), ("rebuild", rebuild)):
                         self.results.add((kind, pages, j, mode, variant.name), sample)
                         if sample.error:
-                            self.failed = True
-                            say(f"  {variant.name} {mode}: FAILED {sample.error}")
+                            self._failed(variant, working, f"{mode} build at {pages} "
+                                                           f"pages: {sample.error}")
                     say(f"  round {number + 1}/{rounds} -j {j} {variant.name}: cold "
                         f"{cold.wall:.2f} s, rebuild {rebuild.wall:.2f} s")
             if kind == "mkdocs" and pages == self.arguments.cli_pages:
@@ -242,6 +246,16 @@ class Bench:
         say(f"{kind} {pages:,} pages: {rounds} rounds in {time.perf_counter() - start:.0f} s")
         shutil.rmtree(site.root, ignore_errors=True)
         shutil.rmtree(self.work / "out", ignore_errors=True)
+        return working
+
+    def _failed(self, variant: Variant, working: list[Variant], why: str) -> None:
+        """A failed build: said, and the variant left out of the rounds that follow
+        (a broken competitor must not cost a whole run its time)."""
+        self.failed = True
+        say(f"  {variant.name}: FAILED {why}")
+        if variant in working and variant.name != "bare":
+            working.remove(variant)
+            self.results.missing.setdefault(variant.name, f"failed: {why}")
 
     def keep_bare(self) -> None:
         built = self.work / "out" / "mkdocs-bare"
@@ -283,8 +297,8 @@ class Bench:
         self.results.cli_walls = walls
 
     def warm_up(self, kind: str, variants: list[Variant]) -> list[Variant]:
-        """Each variant once on a small site, not counted: bytecode compiled, outputs
-        checked. A variant that fails here is left out, with the reason."""
+        """Each variant once on a small site, not counted: its files read once, its
+        outputs checked. A variant that fails here is left out, with the reason."""
         site = self.generate(kind, 4, variants)
         working = []
         for variant in variants:
@@ -302,11 +316,23 @@ class Bench:
         shutil.rmtree(site.root, ignore_errors=True)
         return working
 
+    def compile_bytecode(self) -> None:
+        """agentprose's bytecode, written before any build (a fresh clone has none): the
+        first build with agentprose must not be the one that compiles it."""
+        packages = [str(REPO / name) for name in PACKAGES]
+        subprocess.run([str(self.env.python), "-m", "compileall", "-q", *packages],
+                       env=self.child_env, check=False, stdout=subprocess.DEVNULL)
+
     def run(self) -> None:
+        self.compile_bytecode()
         for kind in self.arguments.kinds:
-            variants = self.warm_up(kind, self.usable(kind))
+            variants = self.usable(kind)
+            # The warm-up is a sixth of a quick run: there, a failed variant is left out
+            # after the round it failed in instead, and the median takes a cold round.
+            if not self.arguments.quick:
+                variants = self.warm_up(kind, variants)
             for pages in self.arguments.sizes:
-                self.size(kind, pages, variants)
+                variants = self.size(kind, pages, variants)
         self.cli()
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import tempfile
 import time
@@ -49,13 +50,21 @@ class Sample:
         return asdict(self)
 
 
+EXCEPTION = re.compile(r"[\w.]+(Error|Exception): ")
+
+
 def _warnings(text: str) -> int:
     return sum(1 for line in text.splitlines() if "WARNING" in line or "warning:" in line)
 
 
 def _error(text: str, code: int) -> str:
-    lines = [line for line in text.splitlines() if line.strip()]
-    return f"exit {code}: {lines[-1][:200] if lines else ''}"
+    """The exception a failed build ended on, else its last line (tools print advice
+    after the error, and the drivers their figures)."""
+    lines = [line.strip() for line in text.splitlines()
+             if line.strip() and not line.startswith('{"')]
+    raised = [line for line in lines if EXCEPTION.match(line)]
+    last = (raised or lines or [""])[-1]
+    return f"exit {code}: {last[:200]}"
 
 
 def run_measured(command: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[Sample, str]:
