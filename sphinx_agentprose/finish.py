@@ -52,8 +52,9 @@ class SiteJob:
 
 
 def ready(state: object) -> None:
-    """A worker's task sent at ``builder-inited``: the worker imports this module (and
-    Sphinx with its package) while Sphinx reads, not when the site files are due."""
+    """A worker's task sent at ``builder-inited``: the worker imports this module (not
+    Sphinx: the package imports it only in ``setup()``) while Sphinx reads, not when
+    the site files are due."""
 
 
 def finish_site(state: object, job: SiteJob) -> list[Diagnostic]:

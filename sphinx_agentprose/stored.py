@@ -7,7 +7,9 @@ build's work for us, so the records read last time are kept in one pickle beside
 them, each with a digest of its JSON file: only the files that changed since are
 parsed. (A digest, not the file's time and size: an edit can keep the size, and some
 file systems keep times to the second.) The pickle is written and read one record at a
-time, so that no second copy of every page's Markdown is ever in memory.
+time, so that no second copy of every page's Markdown is ever in memory. It is written
+again only once an eighth of it is out of date: a one-page rebuild of a 1,000-page site
+would otherwise write 12 MB to spare itself parsing one record.
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ class StoredRecords:
         written since the last call (main process, once per build)."""
         memo = self._memo()
         found: dict[str, tuple[bytes, PageRecord]] = {}
+        parsed = 0
         for docname in docnames:
             try:
                 data = self.path(docname).read_bytes()
@@ -76,9 +79,13 @@ class StoredRecords:
                 continue
             digest = hashlib.blake2b(data, digest_size=16).digest()
             known = memo.get(docname)
-            found[docname] = known if known and known[0] == digest else (
-                digest, record_from_json(data.decode("utf-8")))
-        if found != memo:
+            if known is None or known[0] != digest:
+                known = (digest, record_from_json(data.decode("utf-8")))
+                parsed += 1
+            found[docname] = known
+        # Out of date: the records parsed now, and those the memo holds for no page.
+        stale = parsed + sum(1 for docname in memo if docname not in found)
+        if stale and stale * 8 >= len(found):
             self._keep(found)
         return {docname: record for docname, (_, record) in found.items()}
 

@@ -54,3 +54,24 @@ def test_a_memo_cut_between_two_records_still_serves_the_first(tmp_path: Path) -
     stored.save("c", _record("ddd"))
     assert stored.load_all(["a", "b", "c"]) == {
         "a": _record("aaa"), "b": _record("bbb"), "c": _record("ddd")}
+
+
+def test_the_memo_is_written_again_only_once_an_eighth_of_it_is_out_of_date(
+        tmp_path: Path) -> None:
+    stored = StoredRecords(tmp_path)
+    names = [f"p{number:02}" for number in range(16)]
+    for name in names:
+        stored.save(name, _record(name))
+    stored.load_all(names)
+    memo = tmp_path / "records.pickle"
+    first = memo.read_bytes()
+    # One page edited, twice: each load parses it again, the memo stays as it was.
+    for title in ("edited", "edited again"):
+        stored.save("p03", _record(title))
+        assert stored.load_all(names)["p03"] == _record(title)
+        assert memo.read_bytes() == first
+    # A second page out of date makes an eighth: the memo is brought up to date.
+    stored.save("p09", _record("also edited"))
+    assert stored.load_all(names)["p09"] == _record("also edited")
+    assert memo.read_bytes() != first
+    assert stored._memo()["p03"][1] == _record("edited again")
