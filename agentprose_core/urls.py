@@ -56,9 +56,18 @@ def view_url(page_url: str, base_url: str, layout: str = "sibling") -> str:
     >>> view_url("https://x.org/docs/", "https://x.org/docs/")
     'https://x.org/docs/index.md'
     """
-    parts = urlsplit(page_url)
-    path = parts.path or "/"
     root = page_key(page_url) == page_key(base_url)
+    plain = _PLAIN_URL.match(page_url)
+    if plain is not None:  # most page URLs: no need of urlsplit's general parsing
+        new = _view_path(plain[3] or "/", root, layout)
+        return f"{plain[1].lower()}://{plain[2]}{'' if new.startswith('/') else '/'}{new}"
+    parts = urlsplit(page_url)
+    new = _view_path(parts.path or "/", root, layout)
+    return urlunsplit((parts.scheme, parts.netloc, new, "", ""))
+
+
+def _view_path(path: str, root: bool, layout: str) -> str:
+    """The path of the view of the page at ``path`` (``root``: the site's root page)."""
     if path.endswith("/"):
         directory = path
         stem = None
@@ -70,14 +79,12 @@ def view_url(page_url: str, base_url: str, layout: str = "sibling") -> str:
             stem = None
     if layout == "sibling":
         if stem is None:
-            new = directory + "index.md" if root else directory.rstrip("/") + ".md"
-        else:
-            new = directory + posixpath.splitext(stem)[0] + ".md"
-    elif layout == "directory":
-        new = directory + ("index.md" if stem is None else posixpath.splitext(stem)[0] + ".md")
-    else:  # index-html: llmstxt.org's proposal, the page's file name plus ".md"
-        new = directory + ("index.html.md" if stem is None else stem + ".md")
-    return urlunsplit((parts.scheme, parts.netloc, new, "", ""))
+            return directory + "index.md" if root else directory.rstrip("/") + ".md"
+        return directory + posixpath.splitext(stem)[0] + ".md"
+    if layout == "directory":
+        return directory + ("index.md" if stem is None else posixpath.splitext(stem)[0] + ".md")
+    # index-html: llmstxt.org's proposal, the page's file name plus ".md"
+    return directory + ("index.html.md" if stem is None else stem + ".md")
 
 
 def site_map(page_urls: Iterable[str], base_url: str, layout: str) -> dict[str, str]:
@@ -94,12 +101,28 @@ def page_key(url: str) -> str:
 
     Percent-encoding is normalized so that ``/caf%C3%A9/`` and ``/café/`` are one page.
     """
+    plain = _PLAIN_URL.match(url)
+    if plain is not None:
+        return f"{plain[1].lower()}://{plain[2].lower()}{_without_index(plain[3] or '/')}"
     parts = urlsplit(url)
     path = quote(unquote(parts.path or "/"), safe="/:@!$&'()*+,;=-._~")
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), _without_index(path),
+                       "", ""))
+
+
+def _without_index(path: str) -> str:
     for name in INDEX_NAMES:
         if path.endswith("/" + name):
-            path = path[: -len(name)]
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
+            return path[: -len(name)]
+    return path
+
+
+# What urlsplit makes of most page URLs, without its general parsing: an http(s)-like
+# scheme, a plain host (no user, no brackets, ASCII), and a path that percent-encoding
+# leaves as it is; a query or fragment after it is dropped by every caller.
+_PLAIN_URL = re.compile(
+    r"([A-Za-z][A-Za-z0-9+.\-]*)://([A-Za-z0-9.\-:]+)(/[A-Za-z0-9/:@!$&'()*+,;=\-._~]*)?"
+    r"(?:[?#].*)?\Z", re.DOTALL)
 
 
 @lru_cache(maxsize=8192)

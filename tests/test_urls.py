@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from urllib.parse import urljoin
+import posixpath
+from collections.abc import Callable
+from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
 import pytest
 from hypothesis import given
@@ -56,6 +58,70 @@ def test_base_url_is_checked_and_slashed() -> None:
 def test_page_key_ignores_index_fragment_query_and_encoding() -> None:
     assert page_key("https://x.org/a/index.html?q=1#f") == page_key("https://x.org/a/")
     assert page_key("https://x.org/caf%C3%A9/") == page_key("https://x.org/café/")
+
+
+def _page_key_by_urlsplit(url: str) -> str:
+    """page_key as it was before its fast path: urlsplit for every URL."""
+    parts = urlsplit(url)
+    path = quote(unquote(parts.path or "/"), safe="/:@!$&'()*+,;=-._~")
+    for name in ("index.html", "index.htm"):
+        if path.endswith("/" + name):
+            path = path[: -len(name)]
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, "", ""))
+
+
+def _view_url_by_urlsplit(page_url: str, base_url: str, layout: str) -> str:
+    """view_url as it was before its fast path."""
+    parts = urlsplit(page_url)
+    path = parts.path or "/"
+    root = _page_key_by_urlsplit(page_url) == _page_key_by_urlsplit(base_url)
+    directory, name = (path, "") if path.endswith("/") else path.rsplit("/", 1)
+    directory = directory if path.endswith("/") else directory + "/"
+    stem = None if name in ("", "index.html", "index.htm") else name
+    if layout == "sibling":
+        new = (directory + "index.md" if root else directory.rstrip("/") + ".md") \
+            if stem is None else directory + posixpath.splitext(stem)[0] + ".md"
+    elif layout == "directory":
+        new = directory + ("index.md" if stem is None else posixpath.splitext(stem)[0] + ".md")
+    else:
+        new = directory + ("index.html.md" if stem is None else stem + ".md")
+    return urlunsplit((parts.scheme, parts.netloc, new, "", ""))
+
+
+_URL_PART = st.lists(st.sampled_from(
+    ["a", "Z", "0", "/", ".", "-_~", ":@", "!$&'()*+,;=", "%", "%C3%A9", "%2F", "é", " ",
+     "\t", "\n", "?", "#", "[", "]", "\\", "index.html", "index.htm"]), max_size=6).map("".join)
+_URLS = st.one_of(
+    st.builds(lambda scheme, host, path, rest: f"{scheme}://{host}{path}{rest}",
+              st.sampled_from(["https", "HTTP", "ftp", "a+b", "1x", ""]),
+              st.sampled_from(["x.org", "X.Org:8080", "", "u@x.org", "[::1]", "xn--caf.org"]),
+              st.builds(lambda a, b: a + b, st.sampled_from(["", "/", "/a/", "/a/index.html",
+                                                             "/index.htm", "/b.html"]),
+                        _URL_PART),
+              _URL_PART),
+    st.text(max_size=30),
+)
+
+
+def _same_as(expected: Callable[..., str], actual: Callable[..., str], *args: str) -> None:
+    try:
+        wanted = expected(*args)
+    except ValueError:  # urlsplit refuses it ("[" unmatched): so must the fast path
+        with pytest.raises(ValueError):
+            actual(*args)
+        return
+    assert actual(*args) == wanted
+
+
+@given(_URLS)
+def test_page_key_is_what_urlsplit_gives(url: str) -> None:
+    _same_as(_page_key_by_urlsplit, page_key, url)
+
+
+@given(_URLS, st.sampled_from(["https://x.org/", "https://X.org/a/", "http://x.org:8080/"]),
+       st.sampled_from(["sibling", "directory", "index-html"]))
+def test_view_url_is_what_urlsplit_gives(url: str, base: str, layout: str) -> None:
+    _same_as(_view_url_by_urlsplit, view_url, url, base, layout)
 
 
 def test_same_origin_and_under_base() -> None:
