@@ -68,7 +68,7 @@ class StoredRecords:
 
     def load_all(self, docnames: Iterable[str]) -> dict[str, PageRecord]:
         """The records of those ``docnames`` that have one, parsing only the files
-        written since the last call (main process, once per build)."""
+        written since the memo was (once per build, where the site files are made)."""
         memo = self._memo()
         found: dict[str, tuple[bytes, PageRecord]] = {}
         parsed = 0
