@@ -2,11 +2,12 @@
 
 Kept out of the repository's venv so the competitors never land there. Made once and
 reused while ``requirements.txt`` and ``competitors.txt`` are unchanged (a stamp file
-holds their hash); a change of ``pyproject.toml``, or a bench run from another checkout,
-only reinstalls agentprose. The competitors are installed under a ``pip freeze`` of the
-rest, so none can change a version the others are measured with. agentprose is
-installed editable from the checkout the bench runs in: its working tree's code is what
-gets measured. Don't run two benches at once: a remake clears it.
+holds their hash); a change of ``pyproject.toml`` only reinstalls agentprose. The
+competitors are installed under a ``pip freeze`` of the rest, so none can change a
+version the others are measured with. agentprose is installed editable, and every
+build gets the checkout the bench runs from first on ``PYTHONPATH``: the editable
+install points at the checkout that made the venv, and a fresh clone must measure its
+own code. Don't run two benches at once: a remake clears it.
 """
 
 from __future__ import annotations
@@ -105,9 +106,6 @@ def ensure_env(say: Callable[[str], None], venv: Path = DEFAULT_VENV) -> BenchEn
     dependencies brought up to date when ``pyproject.toml`` changed."""
     stamp_file = venv / "agentprose-bench.json"
     tools, project = _hash(REQUIREMENTS, COMPETITORS), _hash(REPO / "pyproject.toml")
-    # The editable install points at one checkout; a fresh clone benched with the venv
-    # another one made would measure the other one's code.
-    project += f" {REPO}"
     try:
         saved = json.loads(stamp_file.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -116,7 +114,7 @@ def ensure_env(say: Callable[[str], None], venv: Path = DEFAULT_VENV) -> BenchEn
     if saved.get("tools") != tools or not python.exists():
         saved = {"tools": tools, "project": project, "competitors": _create(venv, say)}
     elif saved.get("project") != project:
-        say(f"pyproject.toml changed or another checkout: pip install -e {REPO}")
+        say("pyproject.toml changed: pip install -e again")
         _install_repo(python)
         saved["project"] = project
     stamp_file.write_text(json.dumps(saved), encoding="utf-8")
@@ -132,7 +130,9 @@ def current_env() -> BenchEnv:
 
 
 def child_env() -> dict[str, str]:
-    """The environment every measured build runs in: hashing fixed, bytecode written."""
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONHASHSEED="0")
+    """The environment every measured build runs in: hashing fixed, bytecode written,
+    this checkout's agentprose imported (ahead of the editable install's finder)."""
+    path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONHASHSEED="0", PYTHONPATH=path)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env

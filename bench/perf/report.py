@@ -31,6 +31,7 @@ class Results:
     cli_walls: list[float] = field(default_factory=list)
     rounds: dict[tuple[str, int], int] = field(default_factory=dict)
     quick: bool = False
+    competitor_rounds: int = 0  # rounds a competitor ran in, when not all of them
 
     def add(self, key: Key, sample: Sample) -> None:
         self.samples.setdefault(key, []).append(sample)
@@ -169,7 +170,9 @@ def print_report(results: Results) -> None:
         _table(results, kind)
     print("\nCells: median wall seconds of the interleaved rounds; ×wall, ×cpu, ×rss: median"
           " of each round's ratio to that round's bare build. spread: (max − min) / median"
-          " of the bare walls. MiB: peak RSS of the largest process of the build.")
+          " of the bare walls. MiB: peak RSS of the largest process of the build."
+          + (f" The competitors ran in the first {results.competitor_rounds} rounds only."
+             if results.competitor_rounds else ""))
     hooks = _hook_rows(results)
     if hooks:
         print("\n## Inside agentprose's hooks (measured in the build process)\n")
