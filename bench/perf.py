@@ -38,7 +38,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # nothing of a run is left in the repository
 sys.path.insert(0, str(Path(__file__).resolve().parent / "perf"))
 
-from benchenv import BenchEnv, child_env, current_env, ensure_env  # noqa: E402
+from benchenv import REPO, BenchEnv, child_env, current_env, ensure_env  # noqa: E402
 from goals import print_goals  # noqa: E402
 from measure import (  # noqa: E402
     Sample,
@@ -59,7 +59,6 @@ from sitegen import (  # noqa: E402
 from variants import DEFAULT_KINDS, KINDS, Variant, variants_for  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "perf" / "mkdocs_driver.py"
-REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("agentprose_core", "mkdocs_agentprose", "sphinx_agentprose")
 QUICK = {"sizes": [20], "rounds": 3, "jobs": [1], "cli_pages": 20}
 # A competitor's builds are a third to a half of a quick run: there, it sits out the
@@ -148,7 +147,7 @@ class Bench:
     def usable(self, kind: str) -> list[Variant]:
         found = []
         for variant in variants_for(kind, self.arguments.variants):
-            if variant.package in {"", "agentprose"} or self.env.installed(variant.package):
+            if not variant.competitor or self.env.installed(variant.package):
                 found.append(variant)
             else:
                 self.results.missing[variant.name] = "not installed: " + \
@@ -255,8 +254,8 @@ class Bench:
         return working
 
     def _sits_out(self, variant: Variant, number: int) -> bool:
-        return (self.arguments.quick and number >= QUICK_COMPETITOR_ROUNDS
-                and variant.package not in {"", "agentprose"})
+        return self.arguments.quick and number >= QUICK_COMPETITOR_ROUNDS and \
+            variant.competitor
 
     def _failed(self, variant: Variant, working: list[Variant], why: str) -> None:
         """A failed build: said, and the variant left out of the rounds that follow
@@ -337,8 +336,8 @@ class Bench:
         self.compile_bytecode()
         for kind in self.arguments.kinds:
             variants = self.usable(kind)
-            # The warm-up is a sixth of a quick run: there, a failed variant is left out
-            # after the round it failed in instead, and the median takes a cold round.
+            # The warm-up is a sixth of a quick run: there, a variant that fails is left
+            # out after the round it failed in, and the first round counts like the others.
             if not self.arguments.quick:
                 variants = self.warm_up(kind, variants)
             for pages in self.arguments.sizes:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["BenchEnv", "child_env", "current_env", "ensure_env"]
+__all__ = ["REPO", "BenchEnv", "child_env", "current_env", "ensure_env"]
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent

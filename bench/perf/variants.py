@@ -23,6 +23,11 @@ class Variant:
     note: str = ""
     optional: bool = False  # runs only when named in --variants
 
+    @property
+    def competitor(self) -> bool:
+        """A rival plugin (its own pip package), not the bare build or agentprose."""
+        return self.package not in {"", "agentprose"}
+
 
 _VARIANTS = (
     Variant("bare", ""),
