@@ -254,8 +254,8 @@ class Bench:
         return working
 
     def _sits_out(self, variant: Variant, number: int) -> bool:
-        return self.arguments.quick and number >= QUICK_COMPETITOR_ROUNDS and \
-            variant.competitor
+        limit = self.results.competitor_rounds  # 0: competitors run every round
+        return bool(limit) and number >= limit and variant.competitor
 
     def _failed(self, variant: Variant, working: list[Variant], why: str) -> None:
         """A failed build: said, and the variant left out of the rounds that follow
