@@ -17,6 +17,7 @@ from . import urls
 from .codeblocks import SourceFence, replace_code_blocks, replace_math
 from .constructs import rewrite_media, unknown_constructs
 from .diagnostics import Diagnostic
+from .escape import escape_text
 from .model import Heading
 from .placeholders import Placeholders
 from .tables import rewrite_tables
@@ -133,7 +134,9 @@ def _rewrite_links(index: ElementIndex, page_url: str, site_map: Mapping[str, st
     here: str | None = None
     for link in index.tags("a"):
         href = link.get("href")
-        if href is None or urls.unsafe_scheme(href):
+        # A link inside a link (invalid, but parsers keep it) cannot be Markdown.
+        nested = next(link.iterancestors("a"), None) is not None
+        if href is None or urls.unsafe_scheme(href) or nested:
             drop_tag(link)
             continue
         bare = href.strip()
@@ -233,12 +236,13 @@ def normalize(
     rewrite_footnotes(index, placeholders)
     _rewrite_links(index, page_url, site_map)
     _rewrite_images(index, page_url)
-    rewrite_task_lists(index)
+    rewrite_task_lists(index, placeholders)
     rewrite_figures(index)
     rewrite_tables(root, placeholders)
     replace_code_blocks(root, placeholders, source_fences=source_fences, index=index)
     rewrite_definition_lists(index)
     rewrite_media(root, page_url)
+    escape_text(root, placeholders)
     separate_blockquotes(root, placeholders)
     return Normalized(root=root, placeholders=placeholders, headings=headings,
                       diagnostics=notes + unknown_constructs(root))

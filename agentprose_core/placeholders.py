@@ -67,7 +67,8 @@ def _indent_block(text: str, prefix: str) -> str:
     rest = _continuation(prefix)
     lines = text.split("\n")
     out = [prefix + lines[0]]
-    out.extend((rest + line).rstrip() if not line.strip() else rest + line for line in lines[1:])
+    # An empty line gets no trailing prefix; a line of spaces keeps them (code is exact).
+    out.extend(rest + line if line else rest.rstrip() for line in lines[1:])
     return "\n".join(out)
 
 

@@ -43,13 +43,21 @@ _LABELS = {"seealso": "See also", "admonition-todo": "Todo", "tldr": "TL;DR", "f
 _TITLE_SELECTOR = "p.admonition-title, div.admonition-title, p.topic-title, summary"
 
 
+LIST_SEPARATOR = "<!-- -->"
+"""Between two lists of one kind: CommonMark would otherwise merge them into one."""
+
+
 def separate_blockquotes(root: Element, placeholders: Placeholders) -> None:
-    """Keep adjacent blockquotes (two admonitions in a row) from merging into one."""
-    for quote in root.iter("blockquote"):
-        following = quote.getnext()
-        adjacent = following is not None and following.tag == "blockquote"
-        if adjacent and not (quote.tail or "").strip():
-            quote.addnext(new_element("p", placeholders.separator))
+    """Keep adjacent blockquotes (two admonitions in a row), and adjacent lists of one
+    kind, from merging into one."""
+    for block in list(root.iter("blockquote", "ul", "ol")):
+        following = block.getnext()
+        if following is None or following.tag != block.tag or (block.tail or "").strip():
+            continue
+        if block.tag == "blockquote":
+            block.addnext(new_element("p", placeholders.separator))
+        else:
+            block.addnext(new_element("p", placeholders.block(LIST_SEPARATOR)))
 
 
 def _admonition_type(element: Element) -> str | None:
@@ -279,10 +287,11 @@ def rewrite_figures(index: ElementIndex) -> None:
         classifier.text = " : " + (classifier.text or "")
 
 
-def rewrite_task_lists(index: ElementIndex) -> None:
-    """Checkboxes of task lists as ``[x]``/``[ ]`` text both engines keep."""
+def rewrite_task_lists(index: ElementIndex, placeholders: Placeholders) -> None:
+    """Checkboxes of task lists as ``[x]``/``[ ]``, out of reach of text escaping."""
     boxes = [el for el in index.tags("input") if el.get("type") == "checkbox"]
     for box in boxes:
-        unwrap(box, "[x] " if box.get("checked") is not None else "[ ] ")
+        mark = "[x]" if box.get("checked") is not None else "[ ]"
+        unwrap(box, placeholders.inline(mark) + " ")
     for box in index.classes("task-list-control", "task-list-indicator", tags=("label",)):
         drop_tag(box)

@@ -1,0 +1,213 @@
+"""The round-trip check: does a view's Markdown render back to the page's blocks?
+
+A CommonMark renderer (markdown-it-py, with GitHub tables) given a view's body must
+produce the block structure of the normalized content HTML the engine was handed:
+the same headings and levels, paragraphs, lists and items, code blocks with their
+exact text, tables and quotes, in order. Both sides become a flat list of block
+marks (``"h2 install"``, ``"p"``, ``"ul["``, ``"code:…"``, ``"]"``) and are compared.
+
+markdown-it-py is imported only when a check runs (the build never needs it).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from .normalize import normalize
+from .tree import BLOCK_TAGS, Element, all_text, parse_fragment, text_of
+
+if TYPE_CHECKING:
+    from .fences import SourceFence
+    from .placeholders import Placeholders
+
+__all__ = ["html_structure", "markdown_structure", "mismatches", "roundtrip_mismatches"]
+
+_CONTAINERS = {"ul": "ul[", "ol": "ol[", "li": "li[", "blockquote": "bq["}
+_TRANSPARENT = BLOCK_TAGS - {"p", "pre", "hr", "table", "ul", "ol", "li", "blockquote",
+                             "h1", "h2", "h3", "h4", "h5", "h6"}
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> str:
+    """Heading text compared by its words only: escapes and markup do not count."""
+    return "".join(_WORD.findall(text.casefold()))
+
+
+@cache
+def _parser() -> Any:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
+
+
+def markdown_structure(markdown: str) -> list[str]:
+    """The block marks of ``markdown`` as a CommonMark renderer reads it."""
+    marks: list[str] = []
+    tokens = _parser().parse(markdown)
+    skip_to: str | None = None
+    for position, token in enumerate(tokens):
+        kind = token.type
+        if skip_to is not None:
+            if kind == skip_to:
+                skip_to = None
+            continue
+        if kind == "heading_open":
+            marks.append(f"{token.tag} {_words(_inline_text(tokens[position + 1]))}")
+            skip_to = "heading_close"
+        elif kind == "paragraph_open":
+            marks.append("p")
+            skip_to = "paragraph_close"
+        elif kind in ("fence", "code_block"):
+            marks.append("code:" + token.content.removesuffix("\n"))
+        elif kind == "table_open":
+            rows = 0
+            for later in tokens[position:]:
+                if later.type == "table_close":
+                    break
+                rows += later.type == "tr_open"
+            marks.append(f"table:{rows}")
+            skip_to = "table_close"
+        elif kind == "html_block" and not token.content.startswith("<!--"):
+            marks.append(_html_block(token.content))
+        elif kind == "hr":
+            marks.append("hr")
+        elif kind.endswith("_open"):
+            marks.append(_CONTAINERS.get(token.tag, token.tag + "["))
+        elif kind.endswith("_close"):
+            marks.append("]")
+    return marks
+
+
+def _inline_text(token: Any) -> str:
+    return "".join(child.content for child in token.children or ()
+                   if child.type in ("text", "code_inline"))
+
+
+def _html_block(content: str) -> str:
+    if content.lstrip().startswith("<table"):
+        return f"table:{content.count('<tr')}"
+    return "html"
+
+
+def _block_mark(text: str) -> str | None:
+    """The mark of a block placeholder's text: a fence, an HTML table, display math."""
+    if text.startswith(("```", "~~~")):
+        lines = text.split("\n")
+        return "code:" + "\n".join(lines[1:-1])
+    if text.startswith("<table"):
+        return _html_block(text)
+    if text.startswith("<!--"):
+        return None
+    return "p"
+
+
+class _Walk:
+    def __init__(self, placeholders: Placeholders) -> None:
+        self.placeholders = placeholders
+        self.marks: list[str] = []
+
+    def _expand(self, text: str) -> str:
+        for token, value in self.placeholders.inlines.items():
+            text = text.replace(token, value)
+        return text
+
+    def container(self, element: Element) -> None:
+        """The blocks inside ``element``: runs of inline content count as a paragraph."""
+        has_inline = bool((element.text or "").strip())
+        for child in element:
+            tag = child.tag if isinstance(child.tag, str) else ""
+            if tag in BLOCK_TAGS:
+                if has_inline:
+                    self.marks.append("p")
+                has_inline = False
+                self.block(child)
+            elif tag:
+                has_inline = has_inline or _has_content(child)
+            has_inline = has_inline or bool((child.tail or "").strip())
+        if has_inline:
+            self.marks.append("p")
+
+    def block(self, element: Element) -> None:
+        tag = str(element.tag)
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            self.marks.append(f"{tag} {_words(self._expand(text_of(element)))}")
+        elif tag == "p":
+            self.paragraph(element)
+        elif tag == "hr":
+            self.marks.append("hr")
+        elif tag == "table":
+            self.marks.append(f"table:{sum(1 for _ in element.iter('tr'))}")
+        elif tag in _CONTAINERS:
+            self.marks.append(_CONTAINERS[tag])
+            self.container(element)
+            self.marks.append("]")
+        elif tag == "pre":
+            self.marks.append("code:" + all_text(element).strip("\n"))
+        else:
+            self.container(element)
+
+    def paragraph(self, element: Element) -> None:
+        text = (element.text or "").strip()
+        if len(element) == 0 and text in self.placeholders.blocks:
+            mark = _block_mark(self.placeholders.blocks[text])
+            if mark is not None:
+                self.marks.append(mark)
+        elif text == self.placeholders.separator and len(element) == 0:
+            return
+        elif _has_content(element):
+            self.marks.append("p")
+
+
+def _has_content(element: Element) -> bool:
+    """True when an inline element shows something (text or an image)."""
+    if all_text(element).strip():
+        return True
+    return any(el.tag == "img" for el in element.iter())
+
+
+def html_structure(root: Element, placeholders: Placeholders) -> list[str]:
+    """The block marks of a normalized tree (``root`` and its placeholders)."""
+    walk = _Walk(placeholders)
+    walk.container(root)
+    return walk.marks
+
+
+def mismatches(expected: Sequence[str], actual: Sequence[str], *, most: int = 5) -> list[str]:
+    """Where ``actual`` block marks differ from ``expected``, at most ``most`` places."""
+    found: list[str] = []
+    matcher = difflib.SequenceMatcher(a=expected, b=actual, autojunk=False)
+    for op, a1, a2, b1, b2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        found.append(f"block {a1}: expected {_short(expected[a1:a2])}, "
+                     f"the view has {_short(actual[b1:b2])}")
+        if len(found) >= most:
+            break
+    return found
+
+
+def _short(marks: Sequence[str]) -> str:
+    shown = [mark if len(mark) <= 40 else mark[:37] + "..." for mark in marks[:4]]
+    more = f" (+{len(marks) - 4})" if len(marks) > 4 else ""
+    return "[" + ", ".join(repr(mark) for mark in shown) + "]" + more
+
+
+def roundtrip_mismatches(
+    fragment: str,
+    markdown: str,
+    *,
+    page_url: str,
+    site_map: Mapping[str, str] | None = None,
+    source_fences: Sequence[SourceFence] = (),
+) -> list[str]:
+    """How the view body ``markdown`` fails to render back to the content HTML
+    ``fragment`` (as normalize hands it to the engine); empty when it does."""
+    normalized = normalize(parse_fragment(fragment), page_url=page_url,
+                           site_map=site_map or {}, source_fences=source_fences)
+    expected = html_structure(normalized.root, normalized.placeholders)
+    return mismatches(expected, markdown_structure(markdown))
+
