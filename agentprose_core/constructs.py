@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from . import urls
 from .diagnostics import Diagnostic
-from .tree import drop_tag, new_element, replace
+from .tree import drop_tag, drop_tree, new_element, replace
 
 if TYPE_CHECKING:
     from .tree import Element
@@ -39,7 +39,12 @@ def rewrite_media(root: Element, page_url: str) -> None:
         )
         label = element.get("title") or element.get("aria-label") or str(element.tag)
         if not source or urls.unsafe_scheme(source):
-            drop_tag(element)
+            # A frame's or a player's own text is for browsers that cannot show it; an
+            # object's fallback content is what it shows instead.
+            if element.tag in ("object", "embed"):
+                drop_tag(element)
+            else:
+                drop_tree(element)
             continue
         link = new_element("a", label)
         link.set("href", urls.resolve(source, page_url))

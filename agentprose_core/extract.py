@@ -23,6 +23,7 @@ from lxml import etree
 from .diagnostics import Diagnostic
 from .errors import ConfigError
 from .pagemeta import PageMeta, read_meta
+from .shallow import shallow_markup, too_deep
 from .tree import PageText, select, select_in, text_of
 
 if TYPE_CHECKING:
@@ -109,8 +110,9 @@ CHROME_RULES: tuple[ChromeRule, ...] = (
     ChromeRule("aside", keep="aside.footnote, aside.footnote-list, aside.sidebar, aside.topic"),
     ChromeRule("button", keep="[role=tab]"),  # sphinx-tabs labels are buttons
     ChromeRule("form"),
-    # Inactive panels of content tabs and what a closed <details> holds are content.
-    ChromeRule("[hidden]", keep="[role=tabpanel], details [hidden]"),
+    # Inactive panels of content tabs are content (see hidden.py; normalize drops the
+    # rest of what is hidden, in the same way for every front-end).
+    ChromeRule("[hidden]", keep="[role=tabpanel]"),
     ChromeRule("[aria-hidden=true]", keep="[role=tabpanel]"),
     ChromeRule("[data-ignore]"),
     ChromeRule(".agentprose-ignore"),
@@ -306,6 +308,9 @@ def _parse(text: str) -> lxml.html.HtmlElement | None:
     parser.set_element_class_lookup(_HTML_ELEMENTS)
     try:
         root: lxml.html.HtmlElement = lxml.html.document_fromstring(data, parser=parser)
+        if too_deep(parser.error_log):  # libxml2 dropped all after the deep point
+            data = shallow_markup(data.decode("utf-8")).encode("utf-8")
+            root = lxml.html.document_fromstring(data, parser=parser)
     except (etree.LxmlError, ValueError):
         return None
     return root

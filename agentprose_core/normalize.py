@@ -16,20 +16,19 @@ from lxml import etree
 from . import urls
 from .codeblocks import SourceFence, replace_code_blocks, replace_math
 from .constructs import rewrite_media, unknown_constructs
+from .depth import MAX_DEPTH, flatten_deep
 from .diagnostics import Diagnostic
 from .escape import escape_text
+from .hidden import hidden_by_attributes
 from .model import Heading
 from .placeholders import Placeholders
 from .tables import rewrite_tables
 from .tree import (
-    MAX_DEPTH,
-    TEXT_ONLY,
     Element,
     ElementIndex,
     all_text,
     drop_tag,
     drop_tree,
-    flatten_deep,
     text_of,
     unwrap,
 )
@@ -59,18 +58,21 @@ DROP_LINK_CLASSES = frozenset({"headerlink", "anchor", "hash-link"})
 DROP_SELECTORS = (
     *sorted(DROP_TAGS), *(f".{c}" for c in sorted(DROP_CLASSES)),
     *(f"a.{c}" for c in sorted(DROP_LINK_CLASSES)),
-    "[data-ignore]", "[aria-hidden=true]", "input:not([type=checkbox])",
+    "[data-ignore]", "[hidden]", "[aria-hidden=true]", '[style*="display: none"]',
+    "input:not([type=checkbox])",
 )
-"""What :func:`drop_chrome` removes, as CSS selectors (for the docs and the tests)."""
+"""What :func:`drop_chrome` removes, as CSS selectors (for the docs and the tests); see
+:mod:`.hidden` for the exact rule on hidden elements (tab panels are kept)."""
 
 
 def _chrome(index: ElementIndex) -> list[Element]:
     inputs = [el for el in index.tags("input") if el.get("type") != "checkbox"]
+    marked = sorted({el for name in ("hidden", "data-ignore", "aria-hidden", "style")
+                     for el in index.attributes(name)}, key=index.position)
     return [
         *index.tags(*DROP_TAGS),
         *inputs,
-        *index.attributes("data-ignore"),
-        *index.attributes("aria-hidden", "true"),
+        *(el for el in marked if hidden_by_attributes(el.attrib)),
         *index.classes(*DROP_CLASSES),
         *index.classes(*DROP_LINK_CLASSES, tags=("a",)),
     ]
@@ -90,26 +92,11 @@ class Normalized:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def _reachable_by_a_click(element: Element) -> bool:
-    """Tab panels and collapsed ``<details>``: hidden, but content a reader can open."""
-    if element.get("role") == "tabpanel":
-        return True
-    for ancestor in (element, *element.iterancestors()):
-        if ancestor.tag == "details" and ancestor is not element:
-            return True
-        if any(name.startswith("tabbed-") for name in (ancestor.get("class") or "").split()):
-            return True
-    return False
-
-
 def drop_chrome(index: ElementIndex) -> None:
     """Remove comments, scripts, buttons, permalinks, hidden and ignored parts."""
     root = index.root
     for comment in list(root.iter(etree.Comment, etree.ProcessingInstruction)):
         drop_tree(comment)
-    for element in index.attributes("hidden"):
-        if not _reachable_by_a_click(element):
-            drop_tree(element)
     for element in _chrome(index):
         if element is not root and index.attached(element):
             drop_tree(element)
@@ -205,10 +192,11 @@ def _visible_text(root: Element) -> str:
 
 
 def _flatten(root: Element) -> list[Diagnostic]:
-    if not flatten_deep(root) and root.get(TEXT_ONLY) is None:
+    if not flatten_deep(root):
         return []
     return [Diagnostic("deep-nesting", f"Markup nested deeper than {MAX_DEPTH} elements was "
-                       "kept as plain text.")]
+                       "kept as its visible text only; the rest of the page is converted "
+                       "as usual.")]
 
 
 def normalize(

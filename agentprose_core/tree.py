@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Container, Iterable
 from functools import lru_cache
-from html import unescape as html_unescape
 from typing import TYPE_CHECKING
 
 from lxml import etree
+
+from .shallow import shallow_markup, too_deep
 
 if TYPE_CHECKING:
     from lxml.cssselect import CSSSelector
@@ -52,7 +53,6 @@ __all__ = [
     "detached",
     "drop_tag",
     "drop_tree",
-    "flatten_deep",
     "has_controls",
     "marks_line",
     "new_element",
@@ -169,27 +169,13 @@ def parse_fragment(fragment: str) -> Element:
     """Content HTML as a ``<div>`` holding it, however broken the markup."""
     markup = f"<html><body><div>{clean_text(fragment)}</div></body></html>"
     document = etree.fromstring(markup, _PARSER)
-    if any(error.type_name == "ERR_RESOURCE_LIMIT" for error in _PARSER.error_log):
-        # libxml2 stops at 2048 levels and drops what is deeper: keep the text at least.
-        return _text_only(markup)
+    if too_deep(_PARSER.error_log):
+        document = etree.fromstring(shallow_markup(markup), _PARSER)
     if document is None:
         return new_element("div")
     body = document.find("body")
     found = body[0] if body is not None and len(body) else None
     return found if found is not None else new_element("div")
-
-
-_TAG = re.compile(r"<[^>]*>")
-TEXT_ONLY = "data-agentprose-text-only"
-"""Set on a parsed fragment that was too deep to parse and was kept as text only."""
-
-
-def _text_only(markup: str) -> Element:
-    text = html_unescape(_TAG.sub(" ", markup))
-    wrapper = new_element("div")
-    wrapper.set(TEXT_ONLY, "")
-    wrapper.append(new_element("p", " ".join(text.split())))
-    return wrapper
 
 
 def detached(element: Element) -> Element:
@@ -296,7 +282,7 @@ INDEXED_TAGS = frozenset({
     "input", "script", "style", "noscript", "template", "link", "meta", "button", "svg",
     "form", "nav", "select", "textarea",
 })
-INDEXED_ATTRIBUTES = ("hidden", "data-ignore", "aria-hidden", "role")
+INDEXED_ATTRIBUTES = ("hidden", "data-ignore", "aria-hidden", "role", "style")
 # The classes the normalize passes ask about: chrome (normalize), math (codeblocks),
 # admonitions, tabs, footnotes, citations, task lists (widgets).
 INDEXED_CLASSES = frozenset({
@@ -412,32 +398,3 @@ class ElementIndex:
             raise ValueError(f"not indexed: {name}; add it to INDEXED_ATTRIBUTES")
         found = self._live([self._attributes.get(name, [])])
         return found if value is None else [el for el in found if el.get(name) == value]
-
-
-MAX_DEPTH = 80
-"""Deeper than this, an element's content is kept as its text only: real pages never
-nest this deep, and both engines (and Python's recursion) have limits below 10,000."""
-
-
-_AT_MAX_DEPTH = etree.XPath("/".join(["*"] * MAX_DEPTH))
-
-
-def flatten_deep(root: Element, limit: int = MAX_DEPTH) -> int:
-    """Replace every element nested deeper than ``limit`` by a paragraph of its text.
-
-    Returns how many were flattened. Walks with an explicit stack: no recursion; and
-    not at all when one XPath (in C) finds nothing that deep, as on every real page.
-    """
-    if limit == MAX_DEPTH and not _AT_MAX_DEPTH(root):
-        return 0
-    flattened = 0
-    stack: list[tuple[Element, int]] = [(root, 0)]
-    while stack:
-        element, depth = stack.pop()
-        if depth >= limit and len(element):
-            paragraph = new_element("p", " ".join(all_text(element).split()))
-            replace(element, paragraph)
-            flattened += 1
-            continue
-        stack.extend((child, depth + 1) for child in element if isinstance(child.tag, str))
-    return flattened

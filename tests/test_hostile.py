@@ -78,3 +78,61 @@ def test_wrong_metadata_types_never_raise(meta: dict[str, object]) -> None:
         assert [d.code for d in facts.diagnostics] == ["bad-metadata"]
     for value in (facts.published, facts.modified):
         assert value is None or (len(value) == 20 and value.endswith("Z"))
+
+
+# What readers never see never reaches a view: each way a real page hides text.
+HIDDEN = {
+    "hidden inside details": "<details><summary>S</summary><p hidden>SECRET</p><p>seen</p>"
+                             "</details>",
+    "hidden inside summary": "<details><summary>S <span hidden>SECRET</span></summary>"
+                             "<p>seen</p></details>",
+    "pymdownx collapsed block": '<details class="note"><summary>N</summary>'
+                                '<div hidden><p>SECRET</p></div><p>seen</p></details>',
+    "aria-hidden in capitals": '<p aria-hidden="TRUE">SECRET</p><p>seen</p>',
+    "display none": '<p style="color: red; display:none">SECRET</p><p>seen</p>',
+    "display none important": '<p style="display: none !important">SECRET</p><p>seen</p>',
+    "visibility hidden": '<span style="visibility:hidden">SECRET</span><p>seen</p>',
+    "frame fallback": "<iframe>SECRET</iframe><p>seen</p>",
+    "frame fallback with source": '<iframe src="https://v.example/x">SECRET</iframe><p>seen</p>',
+    "video fallback": "<video>SECRET, get a newer browser</video><p>seen</p>",
+    "deep template": "<div>" * 100 + "<template>SECRET</template>seen" + "</div>" * 100,
+    "deep script and style": "<div>" * 100 + "<script>SECRET()</script><style>.SECRET{}</style>"
+                             "<noscript>SECRET</noscript>seen" + "</div>" * 100,
+    "deep hidden": "<div>" * 100 + '<p hidden>SECRET</p><span aria-hidden="true">SECRET</span>'
+                   "<b data-ignore>SECRET</b>seen" + "</div>" * 100,
+    "deep permalink": "<div>" * 100 + '<h2>seen<a class="headerlink" href="#x">SECRET</a></h2>'
+                      + "</div>" * 100,
+    "too deep to parse": "<div>" * 3000 + "<script>SECRET()</script><p hidden>SECRET</p>seen"
+                         + "</div>" * 3000,
+}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", sorted(HIDDEN))
+def test_hidden_text_never_reaches_a_view(engine: str, name: str) -> None:
+    markdown = convert_fragment(HIDDEN[name], page_url=PAGE, site_map={},
+                                settings=Settings(converter=engine)).markdown  # type: ignore[arg-type]
+    assert "seen" in markdown
+    assert "SECRET" not in markdown
+    assert "¶" not in markdown
+
+
+def test_tab_panels_hidden_until_clicked_are_content() -> None:
+    html = ('<div class="sphinx-tabs"><div role="tablist"><button role="tab">A</button>'
+            '<button role="tab">B</button></div><div role="tabpanel">first</div>'
+            '<div role="tabpanel" hidden>second</div></div>'
+            '<div role="tabpanel" aria-hidden="true">third</div>')
+    markdown = convert_fragment(html, page_url=PAGE, site_map={}, settings=Settings()).markdown
+    assert "first" in markdown and "second" in markdown and "third" in markdown
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_markup_too_deep_to_parse_keeps_the_rest_of_the_page(engine: str) -> None:
+    html = ("<h2>Before</h2>" + "<div>" * 3000 + "deep" + "</div>" * 3000
+            + "<h2>After</h2><p>More <em>text</em>.</p>")
+    result = convert_fragment(html, page_url=PAGE, site_map={},
+                              settings=Settings(converter=engine))  # type: ignore[arg-type]
+    assert "## Before" in result.markdown and "deep" in result.markdown
+    assert "## After\n\nMore *text*." in result.markdown
+    assert [d.code for d in result.diagnostics] == ["deep-nesting"]
+    assert "visible text" in result.diagnostics[0].message
