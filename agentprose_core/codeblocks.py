@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from lxml import etree
 
+from .escape import guard_lines
 from .fences import SourceFence, fences_of
 from .placeholders import Placeholders
 from .tree import (
@@ -21,6 +22,7 @@ from .tree import (
     ElementIndex,
     all_text,
     classes,
+    drop_tag,
     drop_tree,
     marks_line,
     new_element,
@@ -247,7 +249,7 @@ _MATH_INLINE_CLASSES = ("arithmatex", "math", "katex", "MathJax_Preview")
 _MATH_BLOCK_CLASSES = ("arithmatex", "math", "katex-display", "math-display")
 
 
-def _tex_of(element: Element, *, display: bool) -> str:
+def _tex_of(element: Element, *, display: bool) -> str | None:
     annotation = next(
         (el for el in element.iter("{*}annotation") if el.get("encoding") == "application/x-tex"),
         None,
@@ -255,14 +257,18 @@ def _tex_of(element: Element, *, display: bool) -> str:
     if annotation is not None:
         tex = all_text(annotation).strip()
         return f"$${tex}$$" if display else f"${tex}$"
-    if element.tag == "math" and element.get("alttext"):
+    if element.tag == "math":  # MathML: its TeX, else its text is plain text
         tex = element.get("alttext", "")
+        if not tex:
+            return None
         return f"$${tex}$$" if display else f"${tex}$"
     number = None
     for extra in select(element, "span.eqno"):
         number = all_text(extra).replace("¶", "").strip().strip("()") or None
     for extra in select(element, "a.headerlink, span.eqno"):
         drop_tree(extra)
+    for embedded in list(element.iter("iframe", "object", "embed", "video", "audio")):
+        drop_tree(embedded)  # their text is for browsers that cannot show them, not TeX
     tex = all_text(element).strip()
     if number and display and tex.endswith(("\\]", "$$")):  # keep "(1)" as TeX sees it
         closing = 2
@@ -271,13 +277,17 @@ def _tex_of(element: Element, *, display: bool) -> str:
 
 
 def replace_math(index: ElementIndex, placeholders: Placeholders) -> None:
-    """Keep math as the TeX the author wrote, out of reach of Markdown escaping."""
+    """Keep math as the TeX the author wrote, out of reach of Markdown escaping (its
+    lines that could start a Markdown block indented, which TeX does not see)."""
     for element in index.classes(*_MATH_BLOCK_CLASSES, tags=("div",)):
-        if index.attached(element):
-            tex = _tex_of(element, display=True)
-            replace(element, new_element("p", placeholders.block(tex)))
+        tex = _tex_of(element, display=True) if index.attached(element) else None
+        if tex is not None:
+            replace(element, new_element("p", placeholders.block(guard_lines(tex))))
     inline = [*index.classes(*_MATH_INLINE_CLASSES, tags=("span",)), *index.tags("math")]
     for element in inline:
-        if index.attached(element):
-            unwrap(element, placeholders.inline(_tex_of(element, display=False)))
+        tex = _tex_of(element, display=False) if index.attached(element) else None
+        if tex is not None:
+            unwrap(element, placeholders.inline(guard_lines(tex)))
+        elif index.attached(element):
+            drop_tag(element)
 

@@ -18,7 +18,7 @@ from .model import Conversion
 from .normalize import normalize
 from .placeholders import splice
 from .settings import Settings
-from .tree import Element, parse_fragment, to_html
+from .tree import Element, all_text, parse_fragment, to_html
 
 __all__ = ["Conversion", "available_engine", "convert_element", "convert_fragment"]
 
@@ -159,6 +159,39 @@ def _finish(markdown: str, separator: str) -> str:
     return markdown.strip("\n") + "\n" if markdown.strip() else ""
 
 
+_NEVER_CAUGHT = (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError)
+
+
+def _run_engine(document: str, name: str, page_url: str) -> tuple[str, tuple[Diagnostic, ...]]:
+    """The engine's Markdown for ``document``; if it fails on this page (html-to-markdown
+    panics as a BaseException), the other engine's, with a warning naming the page."""
+    engine, notes = _engine(name)
+    try:
+        return engine(document), notes
+    except BaseException as error:  # a Rust panic is no Exception; the rest is re-raised
+        if isinstance(error, _NEVER_CAUGHT):
+            raise
+        failure = f"{type(error).__name__}: {' '.join(str(error).split())[:200]}"
+    used, _ = available_engine(name)
+    other = "markdownify" if used == "html-to-markdown" else "html-to-markdown"
+    try:
+        converted, instead = _engine(other)[0](document), f"with {other} instead"
+    except Exception:  # both engines failed: its text, so that the build goes on
+        converted, instead = _text_of(document), "as plain text (both engines failed)"
+    note = Diagnostic(
+        "engine-failed",
+        f"the {used} engine failed on this page ({failure}); it was converted {instead}. "
+        "Please report the page to agentprose.",
+        location=page_url,
+    )
+    return converted, (*notes, note)
+
+
+def _text_of(document: str) -> str:
+    text = all_text(parse_fragment(document))
+    return "\n\n".join(" ".join(part.split()) for part in text.split("\n\n") if part.strip())
+
+
 def convert_element(
     root: Element,
     *,
@@ -173,10 +206,10 @@ def convert_element(
     normalized = normalize(
         root, page_url=page_url, site_map=site_map, source_fences=source_fences
     )
-    engine, notes = _engine(settings.converter)
     document = to_html(normalized.root)
+    converted, notes = _run_engine(document, settings.converter, page_url)
     placeholders = normalized.placeholders
-    markdown = splice(_finish(engine(document), placeholders.separator), placeholders)
+    markdown = splice(_finish(converted, placeholders.separator), placeholders)
     return Conversion(
         markdown=markdown,
         headings=normalized.headings,

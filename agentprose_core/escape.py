@@ -20,7 +20,7 @@ import re
 from .placeholders import Placeholders
 from .tree import BLOCK_TAGS, Element, all_text, drop_tag, unwrap
 
-__all__ = ["escape_text"]
+__all__ = ["escape_text", "guard_lines"]
 
 # Their text becomes a code span: backslashes there are literal, so nothing is escaped.
 _CODE_LIKE = frozenset({"code", "kbd", "samp", "tt"})
@@ -32,7 +32,7 @@ _NO_BLOCK_SYNTAX = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "td", "th"})
 _NEWLINES = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
 _BLANK_LINES = re.compile(r"\n[ \t\r\f]*(?=\n)")
 _ANYWHERE = re.compile(
-    r"`|~(?=~)|(?<=~)~|<(?=[A-Za-z/!?])|&(?=#?\w+;)|\](?=\()|\\"
+    r"[`~]|<(?=[A-Za-z/!?])|&(?=#?\w+;)|\](?=\()|\\"
     # Emphasis marks, but "snake_case" and "5 * 3", which never are.
     r"|(?<![^\W_])_|_(?![^\W_])|(?<!\s)\*|\*(?!\s)"
 )
@@ -168,3 +168,17 @@ def escape_text(root: Element, placeholders: Placeholders) -> None:
             alt = element.get("alt") or ""
             if _BRACKETS.search(alt):
                 element.set("alt", escaper.brackets(alt))
+
+
+_BLOCK_START = re.compile(r"\s*(?:[#>+*=_|<-]|\d{1,9}[.)]|`{3}|~{3})")
+
+
+def guard_lines(text: str) -> str:
+    """Text that must stay verbatim (TeX) with every line after the first that could
+    start a Markdown block indented by four spaces: a paragraph's continuation line
+    that far in is text, whatever it starts with, and TeX ignores the spaces."""
+    if "\n" not in text:
+        return text
+    first, *rest = text.split("\n")
+    return "\n".join([first, *("    " + line if _BLOCK_START.match(line) else line
+                                for line in rest)])

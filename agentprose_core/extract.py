@@ -20,6 +20,7 @@ import lxml.html
 from cssselect import SelectorError
 from lxml import etree
 
+from .characters import clean_markup
 from .diagnostics import Diagnostic
 from .errors import ConfigError
 from .pagemeta import PageMeta, read_meta
@@ -298,7 +299,8 @@ _HTML_ELEMENTS = etree.ElementDefaultClassLookup(
 def _parse(text: str) -> lxml.html.HtmlElement | None:
     # lxml gets UTF-8 with the encoding said explicitly, so that no declaration in the
     # page (<meta charset>, <?xml encoding?>) can make it decode the text a second time.
-    data = text.replace("\x00", "").lstrip("\ufeff").encode("utf-8", errors="replace")
+    # No output may hold a control character or a noncharacter: none enters the tree.
+    data = clean_markup(text).lstrip("\ufeff").encode("utf-8", errors="replace")
     if not data.strip():
         return None
     parser = etree.HTMLParser(  # collect_ids=False: see tree._PARSER

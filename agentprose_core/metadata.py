@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .characters import clean_text
 from .dates import to_utc_iso
 from .diagnostics import Diagnostic
 
@@ -42,7 +43,7 @@ class PageFacts:
 
 def _text(value: Any) -> str | None:
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        text = " ".join(str(value).split())
+        text = " ".join(clean_text(str(value)).split())
         return text or None
     return None
 
@@ -63,7 +64,7 @@ def _names(value: Any) -> list[str]:
         listed = _json_list(value)
         if listed is not None:  # MyST hands docinfo lists over as JSON text
             return _names(listed)
-        return [part.strip() for part in value.split(",") if part.strip()]
+        return [part.strip() for part in clean_text(value).split(",") if part.strip()]
     if isinstance(value, Mapping):
         name = _text(value.get("name"))
         return [name] if name else [n for v in value.values() for n in _names(v)]

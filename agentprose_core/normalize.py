@@ -24,11 +24,13 @@ from .model import Heading
 from .placeholders import Placeholders
 from .tables import rewrite_tables
 from .tree import (
+    BLOCK_TAGS,
     Element,
     ElementIndex,
     all_text,
     drop_tag,
     drop_tree,
+    new_element,
     text_of,
     unwrap,
 )
@@ -100,6 +102,10 @@ def drop_chrome(index: ElementIndex) -> None:
     for element in _chrome(index):
         if element is not root and index.attached(element):
             drop_tree(element)
+    for frame in root.iter("iframe"):  # its text is only for browsers without frames
+        frame.text = None
+        for child in list(frame):
+            drop_tree(child)
 
 
 _FRAGMENT_ONLY = re.compile(r"#[^#\\\s]*\Z")
@@ -185,6 +191,53 @@ def _drop_permalink_marks(index: ElementIndex) -> None:
                 drop_tree(anchor)
 
 
+# What holds blocks, and the blocks that an inline parent would break.
+_BLOCK_PARENTS = BLOCK_TAGS | {"td", "th", "dd", "dt", "summary", "caption", "body", "tr",
+                               "thead", "tbody", "tfoot", "legend"}
+_BLOCKS_TO_LIFT = (*sorted(BLOCK_TAGS), "td", "th", "dd", "dt", "summary")
+
+
+def _out_of_inline_markup(root: Element, placeholders: Placeholders) -> None:
+    """Blocks inside inline markup (``<em>``, ``<var>``, a link) out of it: engines split
+    the markup around the block, and its halves then read as list markers or stray
+    emphasis. The inline markup goes, its text stays; a link moves onto the block's
+    first text. A code block or math inside a heading follows the heading."""
+    for block in list(root.iter(*_BLOCKS_TO_LIFT)):
+        parent = block.getparent()
+        while parent is not None and parent is not root and parent.tag not in _BLOCK_PARENTS:
+            above = parent.getparent()
+            _unwrap_inline(parent, block)
+            parent = above
+        heading = next(block.iterancestors(*_HEADINGS), None)
+        if heading is not None and block.text in placeholders.blocks:
+            _keep_tail(block)
+            heading.addnext(block)
+
+
+def _unwrap_inline(inline: Element, block: Element) -> None:
+    href = inline.get("href") if inline.tag == "a" else None
+    drop_tag(inline)
+    if href and block.tag not in ("pre", "table", "ul", "ol", "dl") and next(
+            block.iter("a"), None) is None:
+        link = new_element("a", block.text)
+        link.set("href", href)
+        link.extend(list(block))
+        block.text = None
+        block.append(link)
+
+
+def _keep_tail(element: Element) -> None:
+    """Leave ``element``'s tail text where it stands before the element moves."""
+    tail, element.tail = element.tail, None
+    if tail:
+        previous = element.getprevious()
+        parent = element.getparent()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        elif parent is not None:
+            parent.text = (parent.text or "") + tail
+
+
 def _visible_text(root: Element) -> str:
     """The text and the URLs of a page: what could reach the Markdown."""
     urls_ = (el.get("href") or el.get("src") or "" for el in root.iter("a", "img"))
@@ -230,6 +283,7 @@ def normalize(
     replace_code_blocks(root, placeholders, source_fences=source_fences, index=index)
     rewrite_definition_lists(index)
     rewrite_media(root, page_url)
+    _out_of_inline_markup(root, placeholders)
     escape_text(root, placeholders)
     separate_blockquotes(root, placeholders)
     return Normalized(root=root, placeholders=placeholders, headings=headings,

@@ -82,13 +82,36 @@ def splice(markdown: str, placeholders: Placeholders) -> str:
         if placeholders.prefix not in line:
             continue
         stripped = line.rstrip()
-        match = pattern.search(stripped)
-        if match and match.group(0) in placeholders.blocks and stripped.endswith(match.group(0)):
+        match = next((m for m in pattern.finditer(stripped) if m.group(0) in placeholders.blocks),
+                     None)
+        if match:
             text = placeholders.blocks[match.group(0)]
-            lines[number] = _indent_block(text, stripped[: match.start()])
+            before, after = stripped[: match.start()], stripped[match.end():]
+            if not after and _MARKERS.fullmatch(before):
+                lines[number] = _indent_block(text, before)
+            else:  # inside inline markup (`**` + code + `**`): the block on lines of its own
+                lines[number] = _split_line(before, text, after, placeholders)
             continue
         lines[number] = pattern.sub(lambda m: _inline_text(m, placeholders), line)
     return "\n".join(lines)
+
+
+# What may stand before a block on its line: quote and list markers.
+_MARKERS = re.compile(r"(?:[ \t]*(?:>|(?:[-*+]|\d{1,9}[.)])(?=[ \t])))*[ \t]*")
+
+
+def _split_line(before: str, text: str, after: str, placeholders: Placeholders) -> str:
+    """A line that holds a block between other content, as three blocks."""
+    marker = _MARKERS.match(before)
+    lead = marker.group() if marker else ""
+    rest = _continuation(lead)
+    parts = []
+    if before.strip() != lead.strip() or not lead:
+        parts.extend([splice(before, placeholders), rest.rstrip()])
+    parts.append(_indent_block(text, rest if parts else lead))
+    if after.strip():
+        parts.extend([rest.rstrip(), rest + splice(after.lstrip(), placeholders)])
+    return "\n".join(parts)
 
 
 def _inline_text(match: re.Match[str], placeholders: Placeholders) -> str:

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 __all__ = ["html_structure", "markdown_structure", "mismatches", "roundtrip_mismatches"]
 
 _CONTAINERS = {"ul": "ul[", "ol": "ol[", "li": "li[", "blockquote": "bq["}
-_TRANSPARENT = BLOCK_TAGS - {"p", "pre", "hr", "table", "ul", "ol", "li", "blockquote",
-                             "h1", "h2", "h3", "h4", "h5", "h6"}
+# Elements an engine puts on lines of their own, as BLOCK_TAGS are.
+_BLOCKS = BLOCK_TAGS | {"dt", "dd", "summary", "caption", "legend", "tr", "td", "th", "thead",
+                        "tbody", "tfoot"}
 _WORD = re.compile(r"\w+")
 
 
@@ -120,7 +121,7 @@ class _Walk:
         has_inline = bool((element.text or "").strip())
         for child in element:
             tag = child.tag if isinstance(child.tag, str) else ""
-            if tag in BLOCK_TAGS:
+            if tag in _BLOCKS:
                 if has_inline:
                     self.marks.append("p")
                 has_inline = False
@@ -152,6 +153,9 @@ class _Walk:
 
     def paragraph(self, element: Element) -> None:
         text = (element.text or "").strip()
+        if any(child.tag in _BLOCKS for child in element):  # a block inside a paragraph
+            self.container(element)
+            return
         if len(element) == 0 and text in self.placeholders.blocks:
             mark = _block_mark(self.placeholders.blocks[text])
             if mark is not None:

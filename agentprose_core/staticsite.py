@@ -31,7 +31,7 @@ from .navorder import NavEntry, rendered_nav
 from .output import update_in_place
 from .pool import WorkerPool, remember, run_all, run_all_while
 from .publish import publish, write_view
-from .tree import Element, detached, has_controls, to_html
+from .tree import Element, detached
 from .urls import base_url_of, check_unique_views, is_on_site, output_path, page_key, site_map
 
 if TYPE_CHECKING:
@@ -146,23 +146,19 @@ def _read_page(state: dict[str, Any], relative: str, with_nav: bool) -> _Found:
     converted, summary = None, ""
     if has_view(extracted):
         views = RecordingMap(state["views"])
-        conversion = _convert(extracted.content, parsed, url, views, settings)
+        conversion = _convert(extracted.content, url, views, settings)
         converted = Speculative(conversion, frozenset(views.asked))
         summary = summarize(conversion.markdown)
     return _Found(relative, url, dataclasses.replace(extracted, content=None), converted, nav,
                   summary)
 
 
-def _convert(content: Element | None, text: str, url: str, views: Mapping[str, str],
+def _convert(content: Element | None, url: str, views: Mapping[str, str],
              settings: Settings) -> Conversion:
-    """The page's content converted as the tree it already is; written out and parsed
-    again, as a plugin's fragment is, only when the page holds characters that parsing
-    a fragment cleans (``text`` comes from ``decode``: control characters)."""
+    """The page's content converted as the tree it already is (parsed from cleaned
+    markup, as a plugin's fragment is)."""
     if content is None:
         return convert_fragment("", page_url=url, site_map=views, settings=settings)
-    if has_controls(text):
-        return convert_fragment(to_html(content), page_url=url, site_map=views,
-                                settings=settings)
     return convert_element(detached(content), page_url=url, site_map=views, settings=settings)
 
 

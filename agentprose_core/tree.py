@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from .characters import clean_markup
 from .shallow import shallow_markup, too_deep
 
 if TYPE_CHECKING:
@@ -22,25 +23,6 @@ Element = etree._Element
 # give every line one), a quarter of the parse time of a page of highlighted code.
 _PARSER = etree.HTMLParser(remove_blank_text=False, no_network=True, huge_tree=True,
                            collect_ids=False)
-# Lone surrogates cannot be UTF-8; C0 controls (but tab and newlines) are not text.
-_UNSAFE_CHARACTERS = re.compile("[\ud800-\udfff]|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-def clean_text(text: str) -> str:
-    """``text`` without characters no output may hold (lone surrogates, C0 controls)."""
-    return _UNSAFE_CHARACTERS.sub(lambda m: "\ufffd" if m.group() > "\x7f" else "", text)
-
-
-_CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-def has_controls(text: str) -> bool:
-    """True when ``text`` holds C0 control characters (but tab and newlines): for text
-    without lone surrogates, such as any :func:`~.extract.decode` gives, exactly when
-    :func:`clean_text` would change it. Twice as fast as asking that."""
-    return _CONTROL_CHARACTERS.search(text) is not None
-
-
 __all__ = [
     "BLOCK_TAGS",
     "Element",
@@ -49,11 +31,9 @@ __all__ = [
     "all_text",
     "as_blocks",
     "classes",
-    "clean_text",
     "detached",
     "drop_tag",
     "drop_tree",
-    "has_controls",
     "marks_line",
     "new_element",
     "parse_fragment",
@@ -167,7 +147,7 @@ def new_element(tag: str, text: str | None = None) -> Element:
 
 def parse_fragment(fragment: str) -> Element:
     """Content HTML as a ``<div>`` holding it, however broken the markup."""
-    markup = f"<html><body><div>{clean_text(fragment)}</div></body></html>"
+    markup = f"<html><body><div>{clean_markup(fragment)}</div></body></html>"
     document = etree.fromstring(markup, _PARSER)
     if too_deep(_PARSER.error_log):
         document = etree.fromstring(shallow_markup(markup), _PARSER)
@@ -181,7 +161,8 @@ def parse_fragment(fragment: str) -> Element:
 def detached(element: Element) -> Element:
     """``element`` moved out of its document into a ``<div>`` of its own: what
     :func:`parse_fragment` gives for ``to_html(element)``, without writing and parsing
-    it again, when the element was parsed from text :func:`clean_text` leaves as is."""
+    it again, when the element was parsed from text
+    :func:`~.characters.clean_markup` leaves as is."""
     wrapper = new_element("div")
     element.tail = None
     wrapper.append(element)

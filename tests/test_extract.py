@@ -641,15 +641,16 @@ _FULL_PAGES = sorted(THEMES.glob("*.html")) + sorted((FIXTURES / "pages").rglob(
 def test_the_content_tree_converts_as_its_html_would(path: Path) -> None:
     """``agentprose build`` converts the extracted tree itself: the same Conversion as
     writing the content out and converting that fragment."""
+    from agentprose_core.characters import has_unsafe_characters
     from agentprose_core.convert import convert_element, convert_fragment
     from agentprose_core.settings import Settings
-    from agentprose_core.tree import detached, has_controls, to_html
+    from agentprose_core.tree import detached, to_html
 
     text = decode(path.read_bytes())
     written, kept = parse_page(text, url=URL).content, parse_page(text, url=URL).content
     if written is None or kept is None:
         pytest.skip("no content")
-    assert not has_controls(text)
+    assert not has_unsafe_characters(text)
     views = {"https://site.example/guide/other/": "https://site.example/guide/other.md"}
     as_fragment = convert_fragment(to_html(written), page_url=URL, site_map=views,
                                    settings=Settings())

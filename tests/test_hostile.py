@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 import yaml
@@ -136,3 +137,75 @@ def test_markup_too_deep_to_parse_keeps_the_rest_of_the_page(engine: str) -> Non
     assert "## After\n\nMore *text*." in result.markdown
     assert [d.code for d in result.diagnostics] == ["deep-nesting"]
     assert "visible text" in result.diagnostics[0].message
+
+
+class _Panic(BaseException):
+    """What a Rust panic in html-to-markdown raises: not an Exception."""
+
+
+def test_an_engine_that_fails_on_a_page_falls_back_with_one_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agentprose_core import convert
+
+    def panics(document: str) -> str:
+        raise _Panic("called `Option::unwrap()` on a `None` value")
+
+    real = convert._engine
+
+    def engine(name: str) -> tuple[object, tuple[object, ...]]:
+        return (panics, ()) if name == "html-to-markdown" else real(name)
+
+    monkeypatch.setattr(convert, "_engine", engine)
+    result = convert_fragment("<ul><li><abbr>&gt;é</abbr> &lt;tag&gt;</li></ul>", page_url=PAGE,
+                              site_map={}, settings=Settings())
+    assert result.markdown == "- \\>é \\<tag>\n"
+    notes = [d for d in result.diagnostics if d.code == "engine-failed"]
+    assert len(notes) == 1 and notes[0].location == PAGE
+    assert "markdownify" in notes[0].message and "_Panic" in notes[0].message
+
+
+def test_interrupts_are_never_swallowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentprose_core import convert
+
+    def interrupted(document: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(convert, "_engine", lambda name: (interrupted, ()))
+    with pytest.raises(KeyboardInterrupt):
+        convert_fragment("<p>x</p>", page_url=PAGE, site_map={}, settings=Settings())
+
+
+UNSAFE = {
+    "noncharacters": "<p>a\ufffe b\uffff c\ufdd0 d\U0001fffe</p>",
+    "noncharacter references": "<p>&#xfffe; &#xFFFF; &#65534; &#x1FFFF;</p>",
+    "control references": "<p>x&#1;y&#x1b;z&#0;w&#x7f;v</p>",
+    "c1 controls": "<p>a\x85b\x9fc</p><pre><code>d\x85e</code></pre>",
+    "c1 references": "<p>&#128; &#x81; &#x9f;</p>",
+    "in a heading": "<h2>T&#xfffe;&#1;</h2><p>x</p>",
+    "in a term": "<dl><dt>&#xfffe;</dt><dd>d</dd></dl>",
+    "in an alt": '<p><img alt="&#xfffe;&#2;" src="a.png"></p>',
+    "in a table": "<table><tr><td>a<p>&#xfffe;</p><p>b</p></td></tr></table>",
+}
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff"
+                        "\U0001fffe\U0001ffff]")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", sorted(UNSAFE))
+def test_no_control_or_noncharacter_reaches_a_view(engine: str, name: str) -> None:
+    result = convert_fragment(UNSAFE[name], page_url=PAGE, site_map={},
+                              settings=Settings(converter=engine))  # type: ignore[arg-type]
+    assert not _FORBIDDEN.search(result.markdown), repr(result.markdown)
+    assert not any(_FORBIDDEN.search(h.title) for h in result.headings)
+
+
+def test_c1_references_read_as_windows_1252() -> None:
+    markdown = convert_fragment("<p>&#128; &#x9f;</p>", page_url=PAGE, site_map={},
+                                settings=Settings()).markdown
+    assert markdown == "€ Ÿ\n"
+
+
+def test_metadata_holds_no_control_characters() -> None:
+    facts = read_metadata({"title": "A\x01B\ufffe", "authors": ["C\x1bD"]}, location="x.md")
+    assert facts.title == "AB\ufffd" and facts.authors == ("CD",)

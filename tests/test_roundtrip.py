@@ -63,6 +63,14 @@ SYNTAX_IN_TEXT = {
     "adjacent lists": "<ul><li>a</li></ul><ul><li>b</li></ul><ol><li>c</li></ol><ol><li>d</li></ol>"
                       "<blockquote><p>e</p></blockquote><blockquote><p>f</p></blockquote>",
     "nested links": '<p><a href="../other/">a <a href="#x">b</a></a></p>',
+    "code inside emphasis": "<ul><li>a <em><pre>x\ny</pre></em> b</li></ul>"
+                            "<p>c<b><pre>z</pre></b></p>",
+    "code inside a heading": "<h2>Title <span><pre>x = 1</pre></span></h2><p>after</p>",
+    "a list inside inline markup": "<p><var><ol><li>one</li></ol></var></p>",
+    "a definition inside emphasis": "<em><dt><pre>x</pre></dt></em>",
+    "display math with a list-like line": '<div class="arithmatex">\\[\na\n- b\n1. c\n\\]</div>',
+    "MathML without TeX": "<p>Then <math><mi>x</mi><mo>*</mo><mi>y</mi></math> and more.</p>",
+    "a frame's text": "<p>x</p><iframe>```</iframe><p>y</p>",
     "inline code with backticks": "<p><code>a`b</code> and <code>``</code></p>",
 }
 
