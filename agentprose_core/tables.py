@@ -7,11 +7,14 @@ the structural attributes, one row per line, so they stay readable and lose noth
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from .codeblocks import code_text, drop_line_numbers
+from .constructs import KNOWN_TAGS
 from .placeholders import Placeholders
-from .tree import BLOCK_TAGS, Element, drop_tag, drop_tree, new_element, replace
+from .tree import BLOCK_TAGS, Element, drop_tag, drop_tree, new_element, replace, unwrap
 
 __all__ = ["rewrite_tables"]
 
@@ -40,7 +43,40 @@ def _flatten_cell(cell: Element) -> bool:
     return not any(el.tag in BLOCK_TAGS or el.tag == "br" for el in cell.iterdescendants())
 
 
-def _is_pipe_table(table: Element) -> bool:
+def _paragraphs_only(cell: Element) -> bool:
+    """True for a cell of paragraphs and line breaks, bare or in wrappers (mkdocstrings'
+    ``div.doc-md-description``): a pipe cell holds them joined by ``<br>``."""
+    for element in cell.iterdescendants():
+        if element.tag == "p" or element.tag in _INLINE_WRAPPERS:
+            if not _in_wrappers(element, cell):
+                return False
+        elif element.tag in BLOCK_TAGS:
+            return False
+    return True
+
+
+def _in_wrappers(element: Element, cell: Element) -> bool:
+    parent = element.getparent()
+    while parent is not None and parent is not cell:
+        if parent.tag not in _INLINE_WRAPPERS:
+            return element.tag not in ("p", "div")  # a span in a paragraph is inline
+        parent = parent.getparent()
+    return True
+
+
+def _join_paragraphs(cell: Element, placeholders: Placeholders) -> None:
+    """A cell's paragraphs and line breaks on one line, ``<br>`` between them."""
+    for wrapper in list(cell.iterdescendants("div")):
+        drop_tag(wrapper)
+    for line_break in list(cell.iter("br")):
+        unwrap(line_break, placeholders.inline("<br>"))
+    for number, paragraph in enumerate(list(cell.iter("p"))):
+        if number or (cell.text or "").strip():
+            paragraph.text = placeholders.inline("<br><br>") + (paragraph.text or "")
+        drop_tag(paragraph)
+
+
+def _is_pipe_table(table: Element, placeholders: Placeholders) -> bool:
     if table.xpath(".//table"):
         return False
     cells = _cells(table)
@@ -48,7 +84,13 @@ def _is_pipe_table(table: Element) -> bool:
         return False
     if any(int(cell.get("rowspan", "1") or 1) > 1 for cell in cells):
         return False
-    return all(_flatten_cell(cell) for cell in cells)
+    simple = [_flatten_cell(cell) for cell in cells]
+    if not all(ok or _paragraphs_only(cell) for ok, cell in zip(simple, cells, strict=True)):
+        return False
+    for ok, cell in zip(simple, cells, strict=True):
+        if not ok:
+            _join_paragraphs(cell, placeholders)
+    return True
 
 
 def _clean_html(table: Element) -> str:
@@ -59,8 +101,11 @@ def _clean_html(table: Element) -> str:
         text = code_text(pre)
         pre.clear()
         pre.append(new_element("code", text))
-    for element in table.iter():
+    for element in list(table.iter()):
         if not isinstance(element.tag, str):
+            continue
+        if element.tag not in KNOWN_TAGS:  # an unknown tag (<autoref>): its text only
+            drop_tag(element)
             continue
         for name in list(element.attrib):
             if name not in _KEPT_ATTRIBUTES:
@@ -78,7 +123,12 @@ def _clean_html(table: Element) -> str:
     table.text = "\n"
     table.tail = None
     markup: str = etree.tostring(table, encoding="unicode", method="html")
+    # A blank line ends an HTML block: code keeps its lines as character references.
+    markup = _PRE.sub(lambda match: match.group().replace("\n", "&#10;"), markup)
     return "\n".join(line for line in markup.split("\n") if line.strip())
+
+
+_PRE = re.compile(r"<pre>.*?</pre>", re.DOTALL)
 
 
 def rewrite_tables(root: Element, placeholders: Placeholders) -> int:
@@ -90,7 +140,7 @@ def rewrite_tables(root: Element, placeholders: Placeholders) -> int:
     for table in reversed(list(root.iter("table"))):
         if table.getparent() is None or "highlighttable" in (table.get("class") or ""):
             continue
-        if _is_pipe_table(table):
+        if _is_pipe_table(table, placeholders):
             _header_first(table)
             continue
         token = placeholders.block(_clean_html(table))

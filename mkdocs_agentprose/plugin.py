@@ -32,18 +32,24 @@ from agentprose_core.urls import base_url_of, site_map
 from .config import AgentproseConfig
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import Files
     from mkdocs.structure.nav import Navigation
     from mkdocs.structure.pages import Page
 
     from agentprose_core.diagnostics import Diagnostic
-    from agentprose_core.model import PageRecord
+    from agentprose_core.model import Conversion, PageRecord
     from agentprose_core.pool import WorkerPool
 
 __all__ = ["AgentprosePlugin"]
 
 log = get_plugin_logger(__name__)
+
+# Marks of HTML that other plugins finish only in on_env (mkdocs-autorefs' cross-references,
+# mkdocstrings' backlinks): such a page is converted then, not in the background now.
+_LATE = ("<autoref", "<backlinks")
 
 
 def _log(diagnostics: list[Diagnostic]) -> None:
@@ -135,16 +141,20 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
     ) -> str | None:
         if self.config.enabled:
             collected = self.pages[page.file.src_uri] = self._collect(page, html)
-            if self.background is not None:
+            if self.background is not None and not any(mark in html for mark in _LATE):
                 self.background.submit(html, page_url=collected.url,
                                        source_markdown=collected.source_markdown)
         return None
 
+    # After mkdocs-autorefs (-50) and mkdocstrings' backlinks (-100) finish the pages'
+    # HTML in on_env: the views hold the cross-references readers see.
+    @event_priority(-200)
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> None:
         # Every page has been rendered (and its front matter read) by now, before any is
         # written: the moment to convert them all, links between them included.
         if not self.config.enabled:
             return
+        finished = self._take_finished_content(files)
         self.last_changed = LastChanged(Path(config.docs_dir),
                                         self.cache.directory if self.cache else None)
         self.partial = self.dirty and not self._take_unrendered(files)
@@ -153,7 +163,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             self.assembled = build_records(
                 self._reading_order(), base_url=self.base_url, settings=self.settings,
                 lang=lang, last_changed=self.last_changed, cache=self.cache,
-                converted=self.background.results if self.background else None,
+                converted=self._converted(finished),
             )
         except AgentproseError as error:
             raise PluginError(f"agentprose: {error}") from error
@@ -197,6 +207,30 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         if self.dirty:  # what the next dirty build does not render again
             self.last_pages = self.pages
         self.pages, self.records, self.assembled = {}, {}, None  # every page is written
+
+    def _take_finished_content(self, files: Files) -> set[str]:
+        """Take each page's HTML as other plugins left it in ``on_env`` (autorefs
+        resolves cross-references there); the URLs of the pages it changed."""
+        changed = set()
+        for file in files.documentation_pages():
+            collected = self.pages.get(file.src_uri)
+            content = file.page.content if file.page is not None else None
+            if collected is not None and content is not None \
+                    and content is not collected.content_html \
+                    and content != collected.content_html:
+                self.pages[file.src_uri] = replace(collected, content_html=content)
+                changed.add(collected.url)
+        return changed
+
+    def _converted(
+        self, changed: set[str]
+    ) -> Callable[[Mapping[str, str]], Mapping[str, Conversion]] | None:
+        """What the background workers converted, but the pages changed since."""
+        background = self.background
+        if background is None:
+            return None
+        return lambda views: {url: conversion for url, conversion in
+                              background.results(views).items() if url not in changed}
 
     def _publish_settings(self) -> Settings:
         """The settings to publish with: without the site files after a dirty build

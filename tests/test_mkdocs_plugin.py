@@ -302,6 +302,47 @@ def test_mkdocstrings_api_page(tmp_path: Path) -> None:
     assert "How many were found." in body
 
 
+def test_mkdocstrings_cross_references_are_links_in_the_views(tmp_path: Path) -> None:
+    """autorefs resolves <autoref> late (on_env): the views hold what readers see."""
+    root = make_site(
+        tmp_path / "proj", theme="material",
+        plugins=[{"mkdocstrings": {"handlers": {"python": {"paths": ["src"], "options": {
+            "show_root_heading": True, "backlinks": "tree"}}}}}, "agentprose"],
+        nav=[{"Home": "index.md"}, {"Pools": "api/pools.md"}, {"Shore": "api/shore.md"}],
+    )
+    write_tree(root, {
+        "docs/index.md": "# Home\n\nSee [the survey][shore.survey] and [Pool][pools.Pool].\n",
+        "docs/api/pools.md": "# Pools\n\n::: pools\n",
+        "docs/api/shore.md": "# Shore\n\n::: shore\n",
+        "src/pools.py": (
+            '"""Pools."""\n\n\nclass Pool:\n'
+            '    """A pool, as [shore.survey][] counts it."""\n\n'
+            '    def depth(self) -> float:\n        """How deep it is."""\n        return 1.0\n'
+        ),
+        "src/shore.py": (
+            '"""The shore."""\n\nfrom pools import Pool\n\n\n'
+            "def survey(pool: Pool, depth: float = 1.5) -> int:\n"
+            '    """Count the creatures in a [Pool][pools.Pool].\n\n    Args:\n'
+            "        pool: The [pool][pools.Pool] to look at.\n"
+            "        depth: How deep to look.\n\n"
+            '    Returns:\n        How many were found.\n    """\n'
+            "    return 0\n"
+        ),
+    })
+    commit_all(root, "first", "2025-01-02T03:04:05+00:00")
+    done = mkdocs_build(root, "--strict")
+    assert done.returncode == 0, done.stderr
+    outputs = check_site(root / "site", "https://coast.example/docs/")
+    views = {name: body for name, (_, body) in outputs.views.items()}
+    assert all("<autoref" not in body and "<backlinks" not in body for body in views.values())
+    pools = "https://coast.example/docs/api/pools.md#pools.Pool"
+    survey = "https://coast.example/docs/api/shore.md#shore.survey"
+    assert f"[the survey]({survey})" in views["index.md"]
+    assert f"[Pool]({pools})" in views["index.md"]
+    assert f"]({survey})" in views["api/pools.md"]
+    assert f"[Pool]({pools})" in views["api/shore.md"]  # also inside the parameters table
+
+
 def test_project_docs_build_with_the_plugin(tmp_path: Path) -> None:
     repo = Path(__file__).resolve().parent.parent
     # Strict, as the docs are published; in a shallow clone our one warning says so.

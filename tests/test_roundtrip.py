@@ -137,3 +137,28 @@ documents = st.lists(block, min_size=1, max_size=6).map("".join)
 @given(document=documents)
 def test_generated_pages_render_back(engine: str, document: str) -> None:
     assert _mismatches(document, engine) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_cell_of_paragraphs_makes_a_pipe_table(engine: str) -> None:
+    fragment = ("<table><thead><tr><th>Name</th><th>Description</th></tr></thead><tbody><tr>"
+                '<td><code>x</code></td><td><div class="doc-md-description"><p>One.</p>'
+                "<p>Two <code>y</code>.</p></div></td></tr></tbody></table>")
+    markdown = _markdown(fragment, engine)
+    assert markdown.startswith("| Name") and "One.<br><br>Two `y`." in markdown
+    assert _mismatches(fragment, engine) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_html_table_keeps_code_lines_and_drops_unknown_tags(engine: str) -> None:
+    fragment = ('<table><tr><th>A</th><th>B</th></tr><tr><td rowspan="2"><pre>a\n\nb</pre></td>'
+                '<td><autoref identifier="pkg.X" optional>X</autoref></td></tr></table>')
+    markdown = _markdown(fragment, engine)
+    assert "<autoref" not in markdown and "<td>X</td>" in markdown
+    assert "\n\n" not in markdown.strip()  # a blank line would end the HTML block
+    from lxml import html
+    from markdown_it import MarkdownIt
+
+    rendered = html.fromstring(MarkdownIt("commonmark").render(markdown))
+    assert rendered.findtext(".//pre/code") == "a\n\nb"  # what a browser shows
+    assert _mismatches(fragment, engine) == []
