@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from . import urls
+from .anchors import outline, place_anchors
 from .codeblocks import SourceFence, replace_code_blocks, replace_math
 from .constructs import rewrite_media, unknown_constructs
 from .depth import MAX_DEPTH, flatten_deep
@@ -159,30 +160,6 @@ def _rewrite_images(index: ElementIndex, page_url: str) -> None:
         image.set("alt", alt)
 
 
-def _heading_id(heading: Element) -> str:
-    own = heading.get("id")
-    if own:
-        return own
-    for anchor in heading.iter("a"):
-        href = anchor.get("href") or ""
-        if href.startswith("#") and len(href) > 1:
-            return href[1:]
-    parent = heading.getparent()
-    if parent is not None and parent.tag in ("section", "div") and parent.get("id"):
-        return str(parent.get("id"))
-    return ""
-
-
-def _outline(index: ElementIndex) -> tuple[Heading, ...]:
-    found = []
-    for heading in index.tags(*_HEADINGS):
-        ident = _heading_id(heading)
-        title = text_of(heading).strip("¶ ").strip()
-        if title:
-            found.append(Heading(level=int(str(heading.tag)[1]), id=ident, title=title))
-    return tuple(found)
-
-
 def _drop_permalink_marks(index: ElementIndex) -> None:
     for heading in index.tags(*_HEADINGS):
         for anchor in list(heading.iter("a")):
@@ -194,7 +171,8 @@ def _drop_permalink_marks(index: ElementIndex) -> None:
 # What holds blocks, and the blocks that an inline parent would break.
 _BLOCK_PARENTS = BLOCK_TAGS | {"td", "th", "dd", "dt", "summary", "caption", "body", "tr",
                                "thead", "tbody", "tfoot", "legend"}
-_BLOCKS_TO_LIFT = (*sorted(BLOCK_TAGS), "td", "th", "dd", "dt", "summary")
+_BLOCKS_TO_LIFT = (*sorted(BLOCK_TAGS), "td", "th", "dd", "dt", "summary", "tr", "thead",
+                   "tbody", "tfoot")
 
 
 def _out_of_inline_markup(root: Element, placeholders: Placeholders) -> None:
@@ -212,6 +190,16 @@ def _out_of_inline_markup(root: Element, placeholders: Placeholders) -> None:
         if heading is not None and block.text in placeholders.blocks:
             _keep_tail(block)
             heading.addnext(block)
+
+
+_STRUCK = ("s", "del", "strike")
+
+
+def _no_nested_strikes(root: Element) -> None:
+    """Strikethrough inside strikethrough as one: engines write ``~~~~``, a fence."""
+    for element in list(root.iter(*_STRUCK)):
+        if next(element.iterancestors(*_STRUCK), None) is not None:
+            drop_tag(element)
 
 
 def _unwrap_inline(inline: Element, block: Element) -> None:
@@ -271,7 +259,8 @@ def normalize(
     rewrite_tabs(index)  # before the chrome goes: sphinx-tabs labels are <button>s
     drop_chrome(index)
     _drop_permalink_marks(index)
-    headings = _outline(index)
+    headings = outline(root)
+    place_anchors(root, placeholders)
     rewrite_admonitions(index)
     replace_math(index, placeholders)
     rewrite_footnotes(index, placeholders)
@@ -284,6 +273,7 @@ def normalize(
     rewrite_definition_lists(index)
     rewrite_media(root, page_url)
     _out_of_inline_markup(root, placeholders)
+    _no_nested_strikes(root)
     escape_text(root, placeholders)
     separate_blockquotes(root, placeholders)
     return Normalized(root=root, placeholders=placeholders, headings=headings,

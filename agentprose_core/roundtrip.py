@@ -31,6 +31,7 @@ _CONTAINERS = {"ul": "ul[", "ol": "ol[", "li": "li[", "blockquote": "bq["}
 _BLOCKS = BLOCK_TAGS | {"dt", "dd", "summary", "caption", "legend", "tr", "td", "th", "thead",
                         "tbody", "tfoot"}
 _WORD = re.compile(r"\w+")
+_TAG = re.compile(r"</?[A-Za-z][^>]*>")
 
 
 def _words(text: str) -> str:
@@ -112,8 +113,11 @@ class _Walk:
         self.marks: list[str] = []
 
     def _expand(self, text: str) -> str:
+        """``text`` with its placeholders' text, but inline HTML (anchors), which a
+        renderer does not count as text either."""
         for token, value in self.placeholders.inlines.items():
-            text = text.replace(token, value)
+            if token in text:
+                text = text.replace(token, _TAG.sub("", value))
         return text
 
     def container(self, element: Element) -> None:

@@ -7,6 +7,7 @@ Admonitions and collapsible ``details`` become blockquotes that start with
 
 from __future__ import annotations
 
+from .anchors import ANCHOR_ATTRIBUTE
 from .placeholders import Placeholders
 from .tree import (
     Element,
@@ -236,18 +237,24 @@ def rewrite_definition_lists(index: ElementIndex) -> None:
             continue
         block = new_element("div")
         for child in dl:
-            if child.tag == "dt" and "sig" in classes(child):
-                block.append(_signature(child))
-            elif child.tag == "dt":
-                paragraph = new_element("p")
-                strong = new_element("strong")
-                strong.text = child.text
-                strong.extend(list(child))
-                paragraph.append(strong)
+            if child.tag == "dt":
+                anchor = child.get(ANCHOR_ATTRIBUTE)
+                paragraph = _signature(child) if "sig" in classes(child) else _term(child)
+                if anchor:  # where the term starts, before its code or bold text
+                    paragraph.text = anchor + (paragraph.text or "")
                 block.append(paragraph)
             elif child.tag == "dd":
                 block.extend(as_blocks(child))
         replace(dl, block)
+
+
+def _term(term: Element) -> Element:
+    paragraph = new_element("p")
+    strong = new_element("strong")
+    strong.text = term.text
+    strong.extend(list(term))
+    paragraph.append(strong)
+    return paragraph
 
 
 def _signature(term: Element) -> Element:

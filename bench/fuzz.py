@@ -22,8 +22,11 @@ import sys
 import traceback
 from pathlib import Path
 
+from lxml import etree
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from agentprose_core.characters import clean_markup
 from agentprose_core.convert import convert_fragment
 from agentprose_core.roundtrip import roundtrip_mismatches
 from agentprose_core.settings import ENGINES, Settings
@@ -97,10 +100,40 @@ def unbalanced_fence(markdown: str) -> bool:
     return False
 
 
+_PARSER = etree.HTMLParser(huge_tree=True, collect_ids=False)
+_HIDING_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_NEVER_SHOWN = ("script", "style", "template", "noscript", "textarea", "iframe", "title")
+
+
+def _shows_marker(document: str) -> bool:
+    """Whether a browser would show the marker: an independent reading of the fragment
+    (the parser may turn a hidden element's tag into a comment, so the marker shows)."""
+    markup = clean_markup(document)  # lxml takes no control characters
+    root = etree.fromstring(f"<html><body>{markup}</body></html>", _PARSER)
+    if root is None:
+        return False
+    for element in list(root.iter()):
+        if not isinstance(element.tag, str) or element.getparent() is None:
+            continue
+        hidden = (element.tag in _NEVER_SHOWN or "hidden" in element.attrib
+                  or "data-ignore" in element.attrib
+                  or (element.get("aria-hidden") or "").lower() == "true"
+                  or bool(_HIDING_STYLE.search(element.get("style") or "")))
+        if hidden and element.get("role") != "tabpanel":
+            parent, previous = element.getparent(), element.getprevious()
+            if element.tail and previous is not None:  # the text after it shows
+                previous.tail = (previous.tail or "") + element.tail
+            elif element.tail:
+                parent.text = (parent.text or "") + element.tail
+            parent.remove(element)
+    body = root.find("body")
+    return body is not None and MARK in "".join(body.itertext())
+
+
 def _hidden_leak(document: str, markdown: str) -> bool:
-    # A marker counts only when every place it stands is inside something hidden;
-    # _element puts it only there, and a tab panel may legitimately show it.
-    return MARK in markdown and "tabbed-block" not in document and "tabpanel" not in document
+    if MARK not in markdown or "tabbed-block" in document or "tabpanel" in document:
+        return False
+    return not _shows_marker(document)
 
 
 def run(count: int, seed: int) -> dict[str, dict[str, int]]:
