@@ -16,6 +16,7 @@ from lxml import etree
 
 from .escape import guard_lines
 from .fences import SourceFence, fences_of
+from .languages import clean_language, language_of_file
 from .placeholders import Placeholders
 from .tree import (
     Element,
@@ -43,15 +44,14 @@ __all__ = [
 ]
 
 _LANG_CLASS = re.compile(r"^(?:language|lang|highlight|sourceCode)-([\w+#.-]+)$")
-_NO_LANGUAGE = frozenset({"none", "text", "plain", "plaintext", "nohighlight", "default"})
-_ALIASES = {
-    "python3": "python", "py": "python", "sh": "bash", "shell": "bash", "ipython3": "ipython",
-}
 _ANCESTORS_TO_SEARCH = 3
 # Classes that name a block's language without a prefix: Sphinx doctests, diagram
 # sources, and mkdocstrings-python signatures (whose theme may drop "language-python").
+# Sphinx's highlight-default is the project's highlight_language: Python unless set (the
+# Sphinx extension names it in the page for projects that set another).
 _CLASS_LANGUAGES = {
     "doctest": "pycon", "mermaid": "mermaid", "doc-signature": "python",
+    "highlight-default": "python",
 }
 _NESTED = etree.XPath("ancestor::pre or ancestor::td[contains(@class, 'linenos')]")
 
@@ -65,15 +65,6 @@ def _from_element(element: Element) -> str | None:
         if match:
             return match.group(1)
     return None
-
-
-def _clean_language(lang: str | None) -> str | None:
-    if not lang:
-        return None
-    lang = lang.strip().lower()
-    if lang in _NO_LANGUAGE:
-        return None
-    return _ALIASES.get(lang, lang)
 
 
 def _wrappers(pre: Element) -> list[Element]:
@@ -107,7 +98,7 @@ def language_of(pre: Element) -> str | None:
                 return _CLASS_LANGUAGES[cls]
         lang = _from_element(element)
         if lang is not None:
-            return _clean_language(lang)
+            return clean_language(lang)
     return None
 
 
@@ -208,20 +199,51 @@ def replace_code_blocks(
     source fence with the same code. ``index``, the index of ``root``, spares a walk.
     """
     hints = _FenceHints(source_fences)
+    done: set[Element] = set()
     drop_line_numbers(root, index)
     count = 0
     for pre in list(_code_blocks(root)):
         target = _block_to_replace(pre)
         explicit = language_of(pre)
         title = _title_inside(target)
+        named = None if explicit else _language_of_named_file(target, title, done)
         text = code_text(pre)
-        language = explicit or hints.language_for(text)
+        from_source = hints.language_for(text)  # asked for every block: it keeps the order
+        language = explicit or from_source or named
         block = new_element("p", placeholders.block(fence(text, language)))
+        done.add(block)
         replace(target, block)
         if title:  # a line-number table holds the block's title in a <th>
             block.addprevious(new_element("p", title))
         count += 1
     return count
+
+
+def _language_of_named_file(block: Element, title: str | None,
+                            done: set[Element]) -> str | None:
+    """The language of the file a block's title or caption names: pymdownx's
+    ``span.filename``, a Sphinx ``code-block-caption``, mkdocstrings' ``Source code in
+    x.py`` summary (a titled quote by now), a line-number table's title row. Only a
+    wrapper of this one block is looked in (``done`` holds the blocks replaced before)."""
+    if title:
+        return language_of_file(title)
+    element: Element | None = block
+    for _ in range(_ANCESTORS_TO_SEARCH + 1):
+        if element is None or sum(1 for _ in _code_blocks(element)) > 1 or any(
+                paragraph in done for paragraph in element.iter("p")):
+            return None
+        captions = select(element, _CAPTIONS)
+        if len(captions) > 1:
+            return None
+        if captions:
+            return language_of_file(all_text(captions[0]))
+        if element.tag in ("details", "blockquote") and len(element):
+            return language_of_file(all_text(element[0]))  # its summary, or title
+        element = element.getparent()
+    return None
+
+
+_CAPTIONS = ".filename, .code-block-caption"
 
 
 def _key(code: str) -> str:
@@ -241,8 +263,19 @@ class _FenceHints:
             language, fence_key = self._fences[position]
             if fence_key == key:
                 self._next = position + 1
-                return _clean_language(language)
+                return clean_language(language)
+        if self._next < len(self._fences) and _INCLUDE.search(self._fences[self._next][1]):
+            # The source fence pulls its code in from a file (snippets, an include
+            # macro): its code is not the block's, its place in the order is.
+            language = self._fences[self._next][0]
+            self._next += 1
+            return clean_language(language)
         return None
+
+
+# Lines that pull a file into a fence: pymdownx.snippets, mkdocs-include-markdown and
+# macros ({% include %}), FastAPI's {* file *} and {! file !}.
+_INCLUDE = re.compile(r"--8<--|\{[*!]|\{%\s*include|^!include")
 
 
 _MATH_INLINE_CLASSES = ("arithmatex", "math", "katex", "MathJax_Preview")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .languages import clean_language, language_of_file
+
 __all__ = ["SourceFence", "fences_of"]
 
 
@@ -22,14 +24,21 @@ class SourceFence:
 _FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
 
 
+_TITLE = re.compile(r"""title\s*=\s*["']([^"']+)["']""")
+
+
 def _info_language(info: str) -> str | None:
-    """The language of a fence's info string: ``py title="x"``, ``{.python .numberLines}``."""
+    """The language of a fence's info string: ``py title="x"``, ``{.python .numberLines}``,
+    or, with none, of the file its title names (``title="app.py"``)."""
     info = info.strip()
     if info.startswith("{"):
         match = re.search(r"\.([\w+#-]+)", info)
         return match.group(1) if match else None
     word = info.split(maxsplit=1)[0] if info else ""
-    return word or None
+    if word and clean_language(word):
+        return word
+    title = _TITLE.search(info)
+    return language_of_file(title.group(1)) if title else None
 
 
 def _closes(line: str, fence: str) -> bool:
