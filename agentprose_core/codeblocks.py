@@ -309,18 +309,36 @@ def _tex_of(element: Element, *, display: bool) -> str | None:
     return tex
 
 
+_DELIMITERS = ("\\[", "\\(", "$", "\\begin")
+
+
+# Sphinx wraps display math of several lines in a split environment for MathJax.
+_SPHINX_SPLIT = re.compile(r"\A\\\[\s*\\begin\{split\}(.*)\\end\{split\}\s*\\\]\Z", re.DOTALL)
+
+
+def _delimited(tex: str, mark: str) -> str:
+    """TeX between its delimiters (a theme may leave them out), without the wrapper
+    Sphinx adds for MathJax, its lines guarded."""
+    split = _SPHINX_SPLIT.match(tex.strip())
+    if split:
+        tex = f"\\[{split.group(1)}\\]"
+    if tex.strip() and not tex.lstrip().startswith(_DELIMITERS):
+        tex = f"{mark}{tex.strip()}{mark}"
+    return guard_lines(tex)
+
+
 def replace_math(index: ElementIndex, placeholders: Placeholders) -> None:
     """Keep math as the TeX the author wrote, out of reach of Markdown escaping (its
     lines that could start a Markdown block indented, which TeX does not see)."""
     for element in index.classes(*_MATH_BLOCK_CLASSES, tags=("div",)):
         tex = _tex_of(element, display=True) if index.attached(element) else None
         if tex is not None:
-            replace(element, new_element("p", placeholders.block(guard_lines(tex))))
+            replace(element, new_element("p", placeholders.block(_delimited(tex, "$$"))))
     inline = [*index.classes(*_MATH_INLINE_CLASSES, tags=("span",)), *index.tags("math")]
     for element in inline:
         tex = _tex_of(element, display=False) if index.attached(element) else None
         if tex is not None:
-            unwrap(element, placeholders.inline(guard_lines(tex)))
+            unwrap(element, placeholders.inline(_delimited(tex, "$")))
         elif index.attached(element):
             drop_tag(element)
 

@@ -140,7 +140,13 @@ def _rewrite_links(index: ElementIndex, page_url: str, site_map: Mapping[str, st
             target = here + bare if len(bare) > 1 else here
         else:
             target = _link_target(href, page_url, site_map)
+        label = link.get("title") or link.get("aria-label") or ""
         link.attrib.clear()
+        if not all_text(link).strip() and next(link.iter("img"), None) is None:
+            if not label.strip():
+                drop_tag(link)  # nothing to show, nothing to click
+                continue
+            link.text = " ".join(label.split())  # an icon-only link says what it is
         link.set("href", target)
 
 

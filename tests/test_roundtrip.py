@@ -162,3 +162,19 @@ def test_an_html_table_keeps_code_lines_and_drops_unknown_tags(engine: str) -> N
     rendered = html.fromstring(MarkdownIt("commonmark").render(markdown))
     assert rendered.findtext(".//pre/code") == "a\n\nb"  # what a browser shows
     assert _mismatches(fragment, engine) == []
+
+
+def test_icon_only_links_say_what_they_are() -> None:
+    fragment = ('<p>x <a href="../species/" title="Minimum version: 9.1"><span class="twemoji">'
+                '<svg viewBox="0 0 1 1"><path d="M0"/></svg></span></a> '
+                '<a href="/y" aria-label="Edit"><svg/></a> <a href="/z"><svg/></a> y</p>')
+    markdown = _markdown(fragment, "html-to-markdown")
+    assert "[Minimum version: 9.1](https://docs.example.org/proj/species.md)" in markdown
+    assert "[Edit](https://docs.example.org/y)" in markdown
+    assert "[]" not in markdown and "/z" not in markdown
+
+
+def test_sphinx_split_wrapper_leaves_display_math() -> None:
+    fragment = ('<div class="math notranslate nohighlight">\\[\\begin{split}a &amp;= b\\\\\n'
+                "c &amp;= d\\end{split}\\]</div>")
+    assert _markdown(fragment, "html-to-markdown") == "\\[a &= b\\\\\nc &= d\\]\n"
