@@ -290,13 +290,32 @@ def summarize(markdown: str, max_chars: int = 200) -> str:
     """
     if max_chars < 1:
         raise ValueError(f"max_chars must be at least 1, not {max_chars}.")
-    for paragraph in _prose_paragraphs(markdown):
+    in_labelled = False  # after a tab's or a term's bold label, until the next heading
+    for paragraph, before in _prose_paragraphs(markdown):
+        if paragraph is None:  # a heading
+            in_labelled = False
+            continue
         if _LABEL.match(paragraph):  # a tab's or a term's bold label, not prose
+            in_labelled = True
+            continue
+        if in_labelled or before in ("code", "math"):  # a tab's text; a block's caption
             continue
         text = _plain(paragraph)
-        if text and not text.endswith(":"):
-            return _clip(_first_sentence(text), max_chars)
+        sentence = _first_sentence(text) if text and not text.endswith(":") else ""
+        if _is_sentence(_MATH.sub("", sentence)):
+            return _clip(sentence, max_chars)
     return ""
+
+
+_WORDS = re.compile(r"[^\W\d_]+")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_MATH = re.compile(r"\$[^$]*\$|\\\(.*?\\\)")
+
+
+def _is_sentence(text: str) -> bool:
+    """Two words at least (or a few CJK characters): one word is a fragment after a
+    colon ("allow."), a label or a file name, not what a page is about."""
+    return len(_WORDS.findall(text)) >= 2 or len(_CJK.findall(text)) >= 4
 
 
 _FENCE = re.compile(r"(`{3,}|~{3,}|\$\$)")
@@ -313,13 +332,19 @@ _NOT_PROSE = re.compile(
 )
 
 
-def _prose_paragraphs(markdown: str) -> Iterator[str]:
-    """Runs of plain text lines, each joined into one line, in document order."""
+def _prose_paragraphs(markdown: str) -> Iterator[tuple[str | None, str]]:
+    """Runs of plain text lines, each joined into one line, in document order, with
+    what comes right after each (``"code"``, ``"math"`` or ``""``); None for a heading."""
     lines: list[str] = []
+    ended: str | None = None  # a paragraph a blank line ended: what follows tells more
     fence: str | None = None
     in_html = False
     for line in _without_front_matter(markdown).split("\n"):
         stripped = line.strip()
+        if ended is not None and stripped:
+            opens = _opened_fence(stripped) if not _is_prose(line, continuing=False) else None
+            yield ended, "math" if opens in ("$$", "\\]") else "code" if opens else ""
+            ended = None
         if in_html:  # an HTML block (a complex table) runs to the next blank line
             in_html = bool(stripped)
         elif fence is not None:
@@ -330,11 +355,18 @@ def _prose_paragraphs(markdown: str) -> Iterator[str]:
             lines.append(stripped)
         else:
             if lines:
-                yield " ".join(lines)
-                lines = []
+                ended, lines = " ".join(lines), []
+                if stripped:  # not a blank line: a block starts right after the text
+                    yield ended, ""
+                    ended = None
             fence = _opened_fence(stripped)
-    if lines:
-        yield " ".join(lines)
+            if _HEADING.match(stripped):
+                yield None, ""
+    if lines or ended is not None:
+        yield (ended if ended is not None else " ".join(lines)), ""
+
+
+_HEADING = re.compile(r"#{1,6}(?:\s|$)")
 
 
 _HTML_START = re.compile(r"</?[A-Za-z][\w-]*(\s|/?>|$)")
@@ -350,6 +382,8 @@ def _is_prose(line: str, *, continuing: bool) -> bool:
 
 def _opened_fence(stripped: str) -> str | None:
     """The marker that closes the fence ``stripped`` opens, or None."""
+    if stripped.startswith("\\["):  # display math over several lines
+        return None if stripped.endswith("\\]") else "\\]"
     match = _FENCE.match(stripped)
     if match is None:
         return None

@@ -337,17 +337,17 @@ def test_llms_full_streams_one_piece_per_page_in_reading_order() -> None:
     [
         ("# Title\n\nFirst sentence. Second one.", "First sentence."),
         ('---\ntitle: "x"\n---\n\n# T\n\nAfter front matter.', "After front matter."),
-        ("```python\nnot = 'this'\n```\n\nProse.", "Prose."),
-        ("~~~\ncode. More code\n~~~\n\nProse.", "Prose."),
-        ("    indented code\n\nProse.", "Prose."),
-        ("| a | b |\n| --- | --- |\n| 1 | 2 |\n\nProse.", "Prose."),
-        ("> **Note: Keep the lid on**\n> Inside.\n\nProse.", "Prose."),
-        ("![logo](https://x.example/l.png)\n\nProse.", "Prose."),
-        ("[![build](https://ci.example/b.svg)](https://ci.example/)\n\nProse.", "Prose."),
-        ("- a list\n- of items\n\nProse.", "Prose."),
-        ("1. first\n2. second\n\nProse.", "Prose."),
-        ('<div class="x">html</div>\n\nProse.', "Prose."),
-        ("$$\nx = 1. Y\n$$\n\nProse.", "Prose."),
+        ("```python\nnot = 'this'\n```\n\nReal prose.", "Real prose."),
+        ("~~~\ncode. More code\n~~~\n\nReal prose.", "Real prose."),
+        ("    indented code\n\nReal prose.", "Real prose."),
+        ("| a | b |\n| --- | --- |\n| 1 | 2 |\n\nReal prose.", "Real prose."),
+        ("> **Note: Keep the lid on**\n> Inside.\n\nReal prose.", "Real prose."),
+        ("![logo](https://x.example/l.png)\n\nReal prose.", "Real prose."),
+        ("[![build](https://ci.example/b.svg)](https://ci.example/)\n\nReal prose.", "Real prose."),
+        ("- a list\n- of items\n\nReal prose.", "Real prose."),
+        ("1. first\n2. second\n\nReal prose.", "Real prose."),
+        ('<div class="x">html</div>\n\nReal prose.', "Real prose."),
+        ("$$\nx = 1. Y\n$$\n\nReal prose.", "Real prose."),
         ("---\n\nProse after a rule.", "Prose after a rule."),
         ("Contents:\n\n- a\n\nReal prose.", "Real prose."),
         ("See [the guide](https://x.example/g.md#a) now.", "See the guide now."),
@@ -373,11 +373,26 @@ def test_summarize(markdown: str, expected: str) -> None:
     assert summarize(markdown) == expected
 
 
+@pytest.mark.parametrize(
+    ("markdown", "expected"),
+    [
+        ("setup.py\n\n```python\nsetup()\n```\n\nThe setup script.", "The setup script."),
+        ("\\[\na = b\nc = d\n\\]\n\nThe identity holds.", "The identity holds."),
+        ("\\(x = 1\\)\n\nPlain words here.", "Plain words here."),
+        ("allow.\n\nThe policy says so.", "The policy says so."),
+        ("**pip**\n\n```\npip i\n```\n\n**conda**\n\nConda users read this.\n\n"
+         "## Next\n\nAfter the tabs.", "After the tabs."),
+    ],
+)
+def test_a_summary_is_the_first_real_prose_sentence(markdown: str, expected: str) -> None:
+    assert summarize(markdown) == expected
+
+
 def test_summarize_cuts_long_sentences_at_a_word() -> None:
     text = "Tide pools " + "hold water " * 40 + "for hours."
     summary = summarize(text, max_chars=50)
     assert summary == "Tide pools hold water hold water hold water hold…"
-    assert summarize("Short.", max_chars=6) == "Short."
+    assert summarize("Short one.", max_chars=10) == "Short one."
 
 
 def test_summarize_needs_room_for_something() -> None:
