@@ -278,6 +278,8 @@ def normalize(
     replace_code_blocks(root, placeholders, source_fences=source_fences, index=index)
     rewrite_definition_lists(index)
     rewrite_media(root, page_url)
+    for aside in root.iter("aside"):  # html-to-markdown drops asides: sidebars are content
+        aside.tag = "div"
     _out_of_inline_markup(root, placeholders)
     _no_nested_strikes(root)
     escape_text(root, placeholders)

@@ -98,7 +98,7 @@ def rewrite_admonitions(index: ElementIndex) -> None:
     """Admonitions (MkDocs, Material, Sphinx) and ``details`` as titled blockquotes."""
     boxes = index.classes("admonition", tags=("div", "aside"))
     candidates = sorted(
-        [*boxes, *index.tags("details"), *index.classes("topic", tags=("div",))],
+        [*boxes, *index.tags("details"), *index.classes("topic", tags=("div", "aside"))],
         key=index.position,
     )
     # Innermost first, so that nested admonitions nest as blockquotes.

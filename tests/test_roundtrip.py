@@ -178,3 +178,11 @@ def test_sphinx_split_wrapper_leaves_display_math() -> None:
     fragment = ('<div class="math notranslate nohighlight">\\[\\begin{split}a &amp;= b\\\\\n'
                 "c &amp;= d\\end{split}\\]</div>")
     assert _markdown(fragment, "html-to-markdown") == "\\[a &= b\\\\\nc &= d\\]\n"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_sidebar_is_content(engine: str) -> None:
+    fragment = ('<aside class="sidebar"><p class="sidebar-title">Events</p><p>Come along.</p>'
+                "<ul><li>Berlin</li></ul></aside><p>After.</p>")
+    assert _markdown(fragment, engine) == "Events\n\nCome along.\n\n- Berlin\n\nAfter.\n"
+    assert _mismatches(fragment, engine) == []
