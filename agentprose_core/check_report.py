@@ -50,6 +50,8 @@ RULES: dict[str, Rule] = _rules(
     ("front-matter-yaml", "error", "every value is a double-quoted string (YAML 1.1 = 1.2)"),
     ("view-index", "error", "a view says what its post in agentprose.json says"),
     ("view-whitespace", "error", "no doubled blank lines or trailing spaces outside code"),
+    ("view-fence", "error", "every fenced code block of a view is closed"),
+    ("view-roundtrip", "warning", "a view renders back to its page's blocks, in order"),
     # llms.txt and llms-full.txt
     ("llms-missing", "error", "llms.txt exists at the site root"),
     ("llms-format", "error", "llms.txt: '# title', '> summary', sections of link lines only"),

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
 from urllib.parse import urljoin, urlsplit
 
+from .check_roundtrip import roundtrip_findings
 from .check_text import head_links, parse_llms_txt, parse_view
 from .index import load_schema
 from .schema_subset import validate
@@ -270,7 +271,9 @@ def check_llms_full(check: SiteCheck) -> None:
 
 
 def check_discovery(check: SiteCheck) -> None:
-    """Each checked post's page links its view once and the index once."""
+    """Each checked post's page links its view once and the index once, and its view
+    renders back to its content."""
+    views = _site_map(check)
     for post in check.checked_posts():
         url, view = text_of(post, "url"), text_of(post, "markdown_url")
         if url is None or view is None or not is_on_site(url, check.base):
@@ -281,6 +284,16 @@ def check_discovery(check: SiteCheck) -> None:
             continue
         for rule, message in discovery_findings(read.text, read.url, view, check.index_url):
             check.add(rule, url, message)
+        markdown = post.get("markdown")
+        if isinstance(markdown, str):
+            for message in roundtrip_findings(read.text, page_url=url, markdown=markdown,
+                                              site_map=views):
+                check.add("view-roundtrip", view, message)
+
+
+def _site_map(check: SiteCheck) -> dict[str, str]:
+    return {page_key(str(post["url"])): str(post["markdown_url"]) for post in check.posts
+            if isinstance(post.get("url"), str) and isinstance(post.get("markdown_url"), str)}
 
 
 def discovery_findings(

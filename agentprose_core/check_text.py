@@ -41,7 +41,8 @@ _QUOTED = r'"(?:[^"\\\x00-\x1f\x7f]|\\(?:[\\"0abefvnrt]|x[0-9A-Fa-f]{2}|u[0-9A-F
 _KEY_LINE = re.compile(rf"(?P<key>[A-Za-z_][\w-]*):(?: (?P<value>{_QUOTED}))?")
 _ITEM_LINE = re.compile(rf"  - {_QUOTED}")
 _FENCE = re.compile(r"(?P<fence>`{3,}|~{3,})")
-_QUOTE_PREFIX = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)*")
+# Quote markers and list indentation before a fence (a fence in a nested list item).
+_QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)*[ \t]*")
 
 
 # -- the agent view -----------------------------------------------------------------
@@ -163,7 +164,11 @@ def _body_findings(body: str, first_line: int) -> list[Finding]:
     lines = body.strip("\n").split("\n")
     start = first_line + len(body) - len(body.lstrip("\n"))
     blank = 0
-    for number, (line, in_code) in enumerate(_with_fences(lines), start):
+    marked, opened = _with_fences(lines)
+    if opened is not None:
+        found.append(("view-fence", start + opened, ("this fenced code block is never closed: "
+                      "the rest of the view reads as code")))
+    for number, (line, in_code) in enumerate(marked, start):
         if in_code:
             blank = 0
             continue
@@ -175,16 +180,18 @@ def _body_findings(body: str, first_line: int) -> list[Finding]:
     return found
 
 
-def _with_fences(lines: list[str]) -> list[tuple[str, bool]]:
-    """Each line with whether it is inside a fenced code block (fence lines included)."""
+def _with_fences(lines: list[str]) -> tuple[list[tuple[str, bool]], int | None]:
+    """Each line with whether it is inside a fenced code block (fence lines included),
+    and the index of the line that opens a fence never closed, if one is."""
     marked = []
     fence = ""
-    for line in lines:
+    opened: int | None = None
+    for position, line in enumerate(lines):
         prefix = _QUOTE_PREFIX.match(line)
         text = line[prefix.end():] if prefix else line
         opener = _FENCE.match(text)
         if not fence and opener:
-            fence = opener.group("fence")
+            fence, opened = opener.group("fence"), position
             marked.append((line, True))
         elif fence:
             closes = text.strip().startswith(fence) and set(text.strip()) == {fence[0]}
@@ -192,7 +199,7 @@ def _with_fences(lines: list[str]) -> list[tuple[str, bool]]:
             fence = "" if closes else fence
         else:
             marked.append((line, False))
-    return marked
+    return marked, (opened if fence else None)
 
 
 # -- llms.txt -----------------------------------------------------------------------

@@ -99,6 +99,13 @@ def _set_post(number: int, key: str, value: object) -> Callable[[dict[str, Any]]
     return change
 
 
+def _tide_markdown(change: Callable[[str], str]) -> Callable[[dict[str, Any]], None]:
+    def edit(data: dict[str, Any]) -> None:
+        post = next(p for p in data["posts"] if p["markdown_url"].endswith("/tide-pools.md"))
+        post["markdown"] = change(post["markdown"])
+    return edit
+
+
 TIDE = "tide-pools.md"
 TIDE_HTML = "tide-pools/index.html"
 ALT = '<link rel="alternate" type="text/markdown" href="https://coast.example/tide-pools.md">'
@@ -132,6 +139,9 @@ DEFECTS: dict[str, tuple[str, Callable[[Path], None]]] = {
                       lambda s: _edit(s, TIDE, lambda t: t.replace("\n\n", "\n\n\n", 3)[:-1])),
     "trailing space": ("view-whitespace",
                        lambda s: _edit(s, TIDE, lambda t: t.replace("low tide\n", "low tide \n"))),
+    "unclosed fence": ("view-fence", lambda s: _edit(s, TIDE, lambda t: t + "\n```python\nx\n")),
+    "view not like its page": ("view-roundtrip", lambda s: _edit_index(s, _tide_markdown(
+        lambda markdown: "# A heading the page lacks\n\n" + markdown))),
     "off-origin prev": ("post-off-site", lambda s: _edit_index(s, _set_post(
         1, "prev", "https://elsewhere.example/"))),
     "off-base url": ("post-off-site", lambda s: _edit_index(s, _set_post(
@@ -226,6 +236,18 @@ def test_code_blocks_may_hold_blank_runs_and_trailing_spaces() -> None:
     assert parse_view(text).findings == []
     assert parse_view(text.replace("# T\n", "# T \n")).findings == [
         ("view-whitespace", 7, "trailing whitespace")]
+
+
+def test_code_in_a_nested_list_item_may_hold_trailing_spaces() -> None:
+    text = ('---\ntitle: "T"\ncanonical: "https://x.org/"\nmodified: "2026-01-01T00:00:00Z"\n'
+            "---\n\n# T\n\n- a\n  - b\n\n    ```yaml\n    key: value  \n    ```\n")
+    assert parse_view(text).findings == []
+
+
+def test_an_unclosed_fence_is_reported_where_it_opens() -> None:
+    text = ('---\ntitle: "T"\ncanonical: "https://x.org/"\nmodified: "2026-01-01T00:00:00Z"\n'
+            "---\n\n# T\n\n```\nclosed\n```\n\nText ``` here.\n\n~~~~\nopen\n")
+    assert [(rule, line) for rule, line, _ in parse_view(text).findings] == [("view-fence", 15)]
 
 
 def test_llms_parser_reads_our_format() -> None:
