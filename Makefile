@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit golden bench bench-quick bench-convert fidelity fuzz clean
+.PHONY: demo test lint typecheck unit golden bench bench-quick bench-convert fidelity fuzz realworld clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,12 @@ bench-convert: $(STAMP)
 fidelity: $(STAMP)
 	$(BIN)/python -m pip install --quiet -r bench/fidelity/requirements.txt
 	$(BIN)/python bench/fidelity.py
+
+# Builds real public docs sites (checkouts in REALWORLD_DIR, see bench/realworld/README.md)
+# bare and with agentprose, one at a time, and checks the outputs. Never run by the tests.
+REALWORLD_DIR ?= /work/realsites
+realworld: $(STAMP)
+	$(BIN)/python bench/realworld/run.py --checkouts $(REALWORLD_DIR)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info examples/*/site
