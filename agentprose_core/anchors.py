@@ -104,6 +104,8 @@ def _put_before(element: Element, token: str) -> None:
 def _is_target(element: Element, ident: str, heading_ids: set[str]) -> bool:
     if element.tag in HEADINGS or ident in heading_ids or _NOT_TARGETS.fullmatch(ident):
         return False
+    if element.tag in ("article", "main") or element.get("role") == "main":
+        return False  # a theme's content wrapper (agentprose build): the page itself
     names = classes(element)
     if any("footnote" in name or "citation" in name for name in names):
         return False  # footnotes become [^n] markers, linked as such

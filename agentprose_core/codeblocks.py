@@ -199,19 +199,19 @@ def replace_code_blocks(
     source fence with the same code. ``index``, the index of ``root``, spares a walk.
     """
     hints = _FenceHints(source_fences)
-    done: set[Element] = set()
     drop_line_numbers(root, index)
     count = 0
-    for pre in list(_code_blocks(root)):
+    blocks = list(_code_blocks(root))
+    under = _blocks_under(blocks)
+    for pre in blocks:
         target = _block_to_replace(pre)
         explicit = language_of(pre)
         title = _title_inside(target)
-        named = None if explicit else _language_of_named_file(target, title, done)
+        named = None if explicit else _language_of_named_file(target, title, under)
         text = code_text(pre)
         from_source = hints.language_for(text)  # asked for every block: it keeps the order
         language = explicit or from_source or named
         block = new_element("p", placeholders.block(fence(text, language)))
-        done.add(block)
         replace(target, block)
         if title:  # a line-number table holds the block's title in a <th>
             block.addprevious(new_element("p", title))
@@ -219,31 +219,41 @@ def replace_code_blocks(
     return count
 
 
+def _blocks_under(blocks: Sequence[Element]) -> dict[Element, int]:
+    """How many of ``blocks`` each of their near wrappers holds."""
+    counts: dict[Element, int] = {}
+    for pre in blocks:
+        element: Element | None = pre
+        for _ in range(_ANCESTORS_TO_SEARCH + 3):
+            if element is None:
+                break
+            counts[element] = counts.get(element, 0) + 1
+            element = element.getparent()
+    return counts
+
+
 def _language_of_named_file(block: Element, title: str | None,
-                            done: set[Element]) -> str | None:
+                            blocks_under: dict[Element, int]) -> str | None:
     """The language of the file a block's title or caption names: pymdownx's
     ``span.filename``, a Sphinx ``code-block-caption``, mkdocstrings' ``Source code in
     x.py`` summary (a titled quote by now), a line-number table's title row. Only a
-    wrapper of this one block is looked in (``done`` holds the blocks replaced before)."""
+    wrapper of this one block is looked in, never one that holds another block."""
     if title:
         return language_of_file(title)
     element: Element | None = block
     for _ in range(_ANCESTORS_TO_SEARCH + 1):
-        if element is None or sum(1 for _ in _code_blocks(element)) > 1 or any(
-                paragraph in done for paragraph in element.iter("p")):
+        if element is None or blocks_under.get(element, 0) > 1:
             return None
-        captions = select(element, _CAPTIONS)
-        if len(captions) > 1:
-            return None
-        if captions:
-            return language_of_file(all_text(captions[0]))
+        for child in element:
+            if not _CAPTIONS.isdisjoint(classes(child)):
+                return language_of_file(all_text(child))
         if element.tag in ("details", "blockquote") and len(element):
             return language_of_file(all_text(element[0]))  # its summary, or title
         element = element.getparent()
     return None
 
 
-_CAPTIONS = ".filename, .code-block-caption"
+_CAPTIONS = frozenset({"filename", "code-block-caption"})
 
 
 def _key(code: str) -> str:

@@ -149,10 +149,32 @@ def _separate_quotes(lines: list[str], separator: str) -> list[str]:
     return out
 
 
+_QUOTE_MARKS = re.compile(r"[ >]*")
+_QUOTED_ROW = re.compile(r"^ *>[ >]*\|", re.MULTILINE)
+
+
+def _end_tables(lines: list[str]) -> list[str]:
+    """A blank line after every pipe table: html-to-markdown leaves none inside a
+    blockquote, and the next line then reads as one more row."""
+    out: list[str] = []
+    for line in lines:
+        if out:
+            marks = _QUOTE_MARKS.match(out[-1])
+            quote = marks.group() if marks else ""
+            last, this = out[-1][len(quote):], line[len(quote):]
+            if last.startswith("|") and this.strip() and not this.startswith("|") \
+                    and line.startswith(quote):
+                out.append(quote.rstrip())
+        out.append(line)
+    return out
+
+
 def _finish(markdown: str, separator: str) -> str:
     """Our layout rules on the engine's output, before code goes back in."""
     markdown = markdown.replace("\r\n", "\n").replace("\u00a0", " ")
     markdown = _TRAILING.sub("", markdown)
+    if _QUOTED_ROW.search(markdown):  # a table in a quote, where an engine leaves it open
+        markdown = "\n".join(_end_tables(markdown.split("\n")))
     if ">" in markdown or separator in markdown:  # else there is nothing to separate
         markdown = "\n".join(_separate_quotes(markdown.split("\n"), separator))
     markdown = _BLANK_RUNS.sub("\n\n", markdown)

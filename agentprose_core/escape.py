@@ -152,22 +152,19 @@ def escape_text(root: Element, placeholders: Placeholders) -> None:
     """Escape, in place, the text under ``root`` that Markdown would read as syntax."""
     _prepare_code(root)
     escaper = _Escaper(placeholders)
+    candidate = _CANDIDATE.search
     for element in root.iter():
-        if not isinstance(element.tag, str):
-            continue
-        text = element.text
-        if text and _CANDIDATE.search(text):
-            chain = [element, *element.iterancestors()]
-            element.text = _escaped(text, chain=chain, starts=_starts_line(element),
-                                    escaper=escaper)
-        tail = element.tail
-        if tail and _CANDIDATE.search(tail) and element is not root:
+        text, tail = element.text, element.tail
+        if text and candidate(text) and isinstance(element.tag, str):
+            element.text = _escaped(text, chain=[element, *element.iterancestors()],
+                                    starts=_starts_line(element), escaper=escaper)
+        if tail and candidate(tail) and element is not root:
             element.tail = _escaped(tail, chain=list(element.iterancestors()),
                                     starts=_tail_starts_line(element), escaper=escaper)
-        if element.tag == "img":
-            alt = element.get("alt") or ""
-            if _BRACKETS.search(alt):
-                element.set("alt", escaper.brackets(alt))
+    for image in root.iter("img"):
+        alt = image.get("alt") or ""
+        if _BRACKETS.search(alt):
+            image.set("alt", escaper.brackets(alt))
 
 
 _BLOCK_START = re.compile(r"\s*(?:[#>+*=_|<-]|\d{1,9}[.)]|`{3}|~{3})")

@@ -192,8 +192,10 @@ def _out_of_inline_markup(root: Element, placeholders: Placeholders) -> None:
             above = parent.getparent()
             _unwrap_inline(parent, block)
             parent = above
+        if block.tag != "p" or block.text not in placeholders.blocks:
+            continue
         heading = next(block.iterancestors(*_HEADINGS), None)
-        if heading is not None and block.text in placeholders.blocks:
+        if heading is not None:
             _keep_tail(block)
             heading.addnext(block)
 

@@ -103,3 +103,9 @@ def test_every_fragment_between_the_theme_pages_resolves(theme: str) -> None:
             if target in views and fragment not in _targets(views[target]):
                 missing[Path(target).name].append(fragment)
     assert not missing
+
+
+def test_a_themes_content_wrapper_is_no_target() -> None:
+    markdown, _ = _convert('<article role="main" id="furo-main-content"><h1>T</h1><p>x</p>'
+                           '</article><div role="main" id="main"><p>y</p></div>')
+    assert "<a id=" not in markdown

@@ -24,15 +24,15 @@ def test_sphinx_highlight_default_is_python() -> None:
 
 
 @pytest.mark.parametrize(("html", "language"), [
-    ('<div class="highlight"><span class="filename">app.py</span><pre><code>x = 1</code>'
-     "</pre></div>", "python"),
-    ('<div class="literal-block-wrapper"><div class="code-block-caption">'
+    (('<div class="highlight"><span class="filename">app.py</span><pre><code>x = 1</code>'
+     "</pre></div>"), "python"),
+    (('<div class="literal-block-wrapper"><div class="code-block-caption">'
      '<span class="caption-text">conf/site.yml</span></div><div class="highlight">'
-     "<pre>a: 1</pre></div></div>", "yaml"),
-    ('<details class="quote"><summary>Source code in <code>src/pools.py</code></summary>'
+     "<pre>a: 1</pre></div></div>"), "yaml"),
+    (('<details class="quote"><summary>Source code in <code>src/pools.py</code></summary>'
      '<div class="highlight"><table class="highlighttable"><tr><td class="linenos"><pre>1'
      '</pre></td><td class="code"><pre>def f(): pass</pre></td></tr></table></div>'
-     "</details>", "python"),
+     "</details>"), "python"),
 ])
 def test_the_file_a_block_shows_names_its_language(html: str, language: str) -> None:
     assert f"```{language}\n" in _markdown(html)

@@ -380,8 +380,8 @@ def test_summarize(markdown: str, expected: str) -> None:
         ("\\[\na = b\nc = d\n\\]\n\nThe identity holds.", "The identity holds."),
         ("\\(x = 1\\)\n\nPlain words here.", "Plain words here."),
         ("allow.\n\nThe policy says so.", "The policy says so."),
-        ("**pip**\n\n```\npip i\n```\n\n**conda**\n\nConda users read this.\n\n"
-         "## Next\n\nAfter the tabs.", "After the tabs."),
+        (("**pip**\n\n```\npip i\n```\n\n**conda**\n\nConda users read this.\n\n"
+         "## Next\n\nAfter the tabs."), "After the tabs."),
     ],
 )
 def test_a_summary_is_the_first_real_prose_sentence(markdown: str, expected: str) -> None:

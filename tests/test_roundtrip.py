@@ -186,3 +186,12 @@ def test_a_sidebar_is_content(engine: str) -> None:
                 "<ul><li>Berlin</li></ul></aside><p>After.</p>")
     assert _markdown(fragment, engine) == "Events\n\nCome along.\n\n- Berlin\n\nAfter.\n"
     assert _mismatches(fragment, engine) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_table_in_a_quote_ends_before_the_next_paragraph(engine: str) -> None:
+    fragment = ('<div class="admonition note"><p class="admonition-title">N</p><p>Parameters:</p>'
+                "<table><thead><tr><th>Type</th></tr></thead><tbody><tr><td>str</td></tr></tbody>"
+                "</table><p><strong>Returns:</strong></p><blockquote><table><tr><th>A</th></tr>"
+                "<tr><td>x</td></tr></table><p>After.</p></blockquote></div>")
+    assert _mismatches(fragment, engine) == []
