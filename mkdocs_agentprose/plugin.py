@@ -10,6 +10,7 @@ from __future__ import annotations
 import mimetypes
 import sys
 from dataclasses import replace
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +88,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.dirty = False  # serve --dirty, build --dirty: only changed pages are rendered
         self.last_pages: dict[str, CollectedPage] = {}  # the last dirty build's, by source
         self.partial = False  # a dirty build that lacks pages: site files left as they were
+        self.titles_shown = False  # the theme writes a page's title when it has no <h1>
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.dirty = dirty
@@ -106,6 +108,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
                 "https://example.com/docs/): agent views cite absolute canonical URLs."
             )
         self.base_url = base_url_of(config.site_url)
+        self.titles_shown = config.theme.name == "material"
         self.pages, self.sources, self.order, self.in_nav = {}, {}, [], set()  # serve reuses us
         self.records, self.site, self.assembled, self.last_changed = {}, None, None, None
         self.cache = self._cache(config)
@@ -140,7 +143,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
         if self.config.enabled:
-            collected = self.pages[page.file.src_uri] = self._collect(page, html)
+            collected = self.pages[page.file.src_uri] = self._collect(page, self._shown(html, page))
             if self.background is not None and not any(mark in html for mark in _LATE):
                 self.background.submit(html, page_url=collected.url,
                                        source_markdown=collected.source_markdown)
@@ -208,6 +211,13 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             self.last_pages = self.pages
         self.pages, self.records, self.assembled = {}, {}, None  # every page is written
 
+    def _shown(self, html: str, page: Page) -> str:
+        """The page's content as the theme shows it: Material writes the page's title
+        as its ``<h1>`` when the content has none."""
+        if not self.titles_shown or "<h1" in html:
+            return html
+        return f"<h1>{escape(str(page.title or ''))}</h1>\n{html}" if page.title else html
+
     def _take_finished_content(self, files: Files) -> set[str]:
         """Take each page's HTML as other plugins left it in ``on_env`` (autorefs
         resolves cross-references there); the URLs of the pages it changed."""
@@ -215,10 +225,11 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         for file in files.documentation_pages():
             collected = self.pages.get(file.src_uri)
             content = file.page.content if file.page is not None else None
-            if collected is not None and content is not None \
-                    and content is not collected.content_html \
-                    and content != collected.content_html:
-                self.pages[file.src_uri] = replace(collected, content_html=content)
+            if collected is None or content is None or file.page is None:
+                continue
+            shown = self._shown(content, file.page)
+            if shown != collected.content_html:
+                self.pages[file.src_uri] = replace(collected, content_html=shown)
                 changed.add(collected.url)
         return changed
 

@@ -302,6 +302,18 @@ def test_mkdocstrings_api_page(tmp_path: Path) -> None:
     assert "How many were found." in body
 
 
+def test_material_shows_a_title_the_page_lacks_and_so_does_the_view(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", theme="material",
+                     nav=[{"Home": "index.md"}, {"Low water": "notes.md"}])
+    write_tree(root, {"docs/notes.md": "---\ntitle: Low water notes\n---\n\nJust text.\n"})
+    done = mkdocs_build(root)
+    assert done.returncode == 0, done.stderr
+    body = check_site(root / "site", "https://coast.example/docs/").views["notes.md"][1]
+    page = (root / "site/notes/index.html").read_text(encoding="utf-8")
+    assert "<h1>Low water</h1>" in page  # the nav title, as Material shows it
+    assert body == "# Low water\n\nJust text.\n"
+
+
 def test_mkdocstrings_cross_references_are_links_in_the_views(tmp_path: Path) -> None:
     """autorefs resolves <autoref> late (on_env): the views hold what readers see."""
     root = make_site(
