@@ -146,6 +146,8 @@ class _Walk:
             self.marks.append("hr")
         elif tag == "table":
             self.marks.append(f"table:{sum(1 for _ in element.iter('tr'))}")
+        elif tag in ("ul", "ol") and not _has_content(element):
+            return  # a list of empty items renders as nothing in both
         elif tag in _CONTAINERS:
             self.marks.append(_CONTAINERS[tag])
             self.container(element)
