@@ -16,7 +16,7 @@ import re
 __all__ = ["clean_language", "language_of_file"]
 
 _NO_LANGUAGE = frozenset({"none", "text", "plain", "plaintext", "nohighlight", "default",
-                          "txt", "output"})
+                          "txt"})
 _ALIASES = {
     "python3": "python", "py": "python", "py3": "python", "sh": "bash", "shell": "bash",
     "ipython3": "ipython", "yml": "yaml", "js": "javascript", "ts": "typescript",

@@ -11,7 +11,7 @@ import re
 
 from lxml import etree
 
-from .codeblocks import code_text, drop_line_numbers
+from .codeblocks import code_text, drop_line_numbers, language_of
 from .constructs import KNOWN_TAGS
 from .placeholders import Placeholders
 from .tree import BLOCK_TAGS, Element, drop_tag, drop_tree, new_element, replace, unwrap
@@ -97,10 +97,15 @@ def _clean_html(table: Element) -> str:
     for cell in _cells(table):
         _flatten_cell(cell)
     drop_line_numbers(table)
+    languages = {}
     for pre in table.iter("pre"):
+        language = pre.get(_LANGUAGE)
         text = code_text(pre)
         pre.clear()
-        pre.append(new_element("code", text))
+        code = new_element("code", text)
+        pre.append(code)
+        if language:
+            languages[code] = f"language-{language}"
     for element in list(table.iter()):
         if not isinstance(element.tag, str):
             continue
@@ -110,6 +115,8 @@ def _clean_html(table: Element) -> str:
         for name in list(element.attrib):
             if name not in _KEPT_ATTRIBUTES:
                 del element.attrib[name]
+        if element in languages:  # the one class kept: a code block's language, as HTML says it
+            element.set("class", languages[element])
     for group in table.iter("colgroup"):
         drop_tree(group)
     for row in table.iter("tr"):
@@ -129,6 +136,7 @@ def _clean_html(table: Element) -> str:
 
 
 _PRE = re.compile(r"<pre>.*?</pre>", re.DOTALL)
+_LANGUAGE = "data-agentprose-language"
 
 
 def rewrite_tables(root: Element, placeholders: Placeholders) -> int:
@@ -140,6 +148,10 @@ def rewrite_tables(root: Element, placeholders: Placeholders) -> int:
     for table in reversed(list(root.iter("table"))):
         if table.getparent() is None or "highlighttable" in (table.get("class") or ""):
             continue
+        for pre in table.iter("pre"):  # before the cells lose the wrappers that name it
+            language = language_of(pre)
+            if language:
+                pre.set(_LANGUAGE, language)
         if _is_pipe_table(table, placeholders):
             _header_first(table)
             continue

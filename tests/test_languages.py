@@ -73,3 +73,13 @@ def test_clean_language(name: str, expected: str | None) -> None:
 ])
 def test_language_of_file(text: str, expected: str | None) -> None:
     assert language_of_file(text) == expected
+
+
+def test_code_in_a_table_kept_as_html_keeps_its_language() -> None:
+    html = ('<table><tr><th colspan="2">Example</th></tr><tr><td><div class="highlight-python">'
+            '<div class="highlight"><pre>x = 1</pre></div></div></td><td>text</td></tr></table>')
+    assert '<pre><code class="language-python">x = 1</code></pre>' in _markdown(html)
+
+
+def test_output_is_a_language_its_author_named() -> None:
+    assert _markdown('<pre><code class="language-output">ok</code></pre>') == "```output\nok\n```\n"
