@@ -26,10 +26,13 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
-# The property suites (converter, front matter, index, llms.txt) with 5,000 examples each.
+# The property suites (converter, round trip, front matter, index, llms.txt) with 5,000
+# examples each, then 10,000 random tag-soup fragments per engine (bench/fuzz.py).
 fuzz: $(STAMP)
 	AGENTPROSE_HYPOTHESIS=fuzz $(BIN)/pytest tests/test_convert_properties.py \
-		tests/test_frontmatter.py tests/test_index.py tests/test_llmstxt.py tests/test_hostile.py
+		tests/test_roundtrip.py tests/test_frontmatter.py tests/test_index.py \
+		tests/test_llmstxt.py tests/test_hostile.py
+	$(BIN)/python bench/fuzz.py --count 10000
 
 golden: $(STAMP)
 	$(BIN)/pytest tests/test_golden.py --regen-golden
