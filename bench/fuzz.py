@@ -92,7 +92,7 @@ def unbalanced_fence(markdown: str) -> bool:
     for token in MarkdownIt("commonmark").enable("table").parse(markdown):
         if token.type != "fence" or token.map is None:
             continue
-        last = lines[token.map[1] - 1].strip().lstrip(">").strip() if token.map[1] else ""
+        last = lines[token.map[1] - 1].lstrip(" >") if token.map[1] else ""
         closed = token.map[1] - token.map[0] >= 2 and last.startswith(token.markup) and \
             set(last) == {token.markup[0]}
         if not closed:
