@@ -19,7 +19,7 @@ from lxml import etree
 from .hidden import is_tab_panel
 from .model import Heading
 from .placeholders import Placeholders
-from .tree import BLOCK_TAGS, Element, classes, new_element, text_of
+from .tree import BLOCK_TAGS, Element, classes, new_element, put_before, text_of
 
 __all__ = ["ANCHOR_ATTRIBUTE", "heading_id", "outline", "place_anchors", "slug"]
 
@@ -90,17 +90,6 @@ def _anchor(placeholders: Placeholders, ident: str) -> str:
     return placeholders.inline(f'<a id="{escape(ident)}"></a>')
 
 
-def _put_before(element: Element, token: str) -> None:
-    """``token`` as text just before ``element``: in its parent's text or the tail
-    of the element before it."""
-    previous = element.getprevious()
-    parent = element.getparent()
-    if previous is not None:
-        previous.tail = (previous.tail or "") + token
-    elif parent is not None:
-        parent.text = (parent.text or "") + token
-
-
 def _is_target(element: Element, ident: str, heading_ids: set[str]) -> bool:
     if element.tag in HEADINGS or ident in heading_ids or _NOT_TARGETS.fullmatch(ident):
         return False
@@ -164,4 +153,4 @@ def place_anchors(root: Element, placeholders: Placeholders) -> None:
         elif element.tag in BLOCK_TAGS or element.tag == "table":
             element.addprevious(new_element("p", token))
         else:
-            _put_before(element, token)
+            put_before(element, token)

@@ -32,6 +32,7 @@ from .tree import (
     drop_tag,
     drop_tree,
     new_element,
+    put_before,
     text_of,
     unwrap,
 )
@@ -196,7 +197,8 @@ def _out_of_inline_markup(root: Element, placeholders: Placeholders) -> None:
             continue
         heading = next(block.iterancestors(*_HEADINGS), None)
         if heading is not None:
-            _keep_tail(block)
+            tail, block.tail = block.tail, None
+            put_before(block, tail or "")  # the text after it stays where it was
             heading.addnext(block)
 
 
@@ -220,18 +222,6 @@ def _unwrap_inline(inline: Element, block: Element) -> None:
         link.extend(list(block))
         block.text = None
         block.append(link)
-
-
-def _keep_tail(element: Element) -> None:
-    """Leave ``element``'s tail text where it stands before the element moves."""
-    tail, element.tail = element.tail, None
-    if tail:
-        previous = element.getprevious()
-        parent = element.getparent()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        elif parent is not None:
-            parent.text = (parent.text or "") + tail
 
 
 def _visible_text(root: Element) -> str:

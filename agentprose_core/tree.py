@@ -37,6 +37,7 @@ __all__ = [
     "marks_line",
     "new_element",
     "parse_fragment",
+    "put_before",
     "replace",
     "select",
     "select_in",
@@ -174,7 +175,7 @@ def to_html(element: Element) -> str:
     return str(etree.tostring(element, encoding="unicode", method="html", with_tail=False))
 
 
-def _keep_tail(element: Element, text: str) -> None:
+def put_before(element: Element, text: str) -> None:
     """Append ``text`` where ``element`` stands: to its previous sibling or its parent."""
     if not text:
         return
@@ -193,7 +194,7 @@ def drop_tree(element: Element) -> None:
     parent = element.getparent()
     if parent is None:
         return
-    _keep_tail(element, element.tail or "")
+    put_before(element, element.tail or "")
     parent.remove(element)
 
 
@@ -202,14 +203,14 @@ def drop_tag(element: Element) -> None:
     parent = element.getparent()
     if parent is None:
         return
-    _keep_tail(element, element.text or "")
+    put_before(element, element.text or "")
     index = parent.index(element)
     children = list(element)
     if children:
         last = children[-1]
         last.tail = (last.tail or "") + (element.tail or "")
     else:
-        _keep_tail(element, element.tail or "")
+        put_before(element, element.tail or "")
     parent[index : index + 1] = children
 
 
@@ -230,7 +231,7 @@ def unwrap(element: Element, text: str | None = None) -> None:
     if text is None:
         drop_tag(element)
         return
-    _keep_tail(element, text + (element.tail or ""))
+    put_before(element, text + (element.tail or ""))
     parent.remove(element)
 
 
