@@ -139,10 +139,12 @@ def _is_quote(line: str) -> bool:
 def _separate_quotes(lines: list[str], separator: str) -> list[str]:
     """A blank line wherever a blockquote meets other text, as every style guide wants."""
     out: list[str] = []
-    for line in lines:
-        if line.strip() == separator:
-            out.append("")
-            continue
+    for given in lines:
+        content = given.lstrip(" >")
+        # The separator becomes a blank line where it stands, its quote marks kept.
+        line = given[: len(given) - len(content)].rstrip() if content == separator else given
+        if out and not line.lstrip(" >") and out[-1] == line:
+            continue  # one blank line (in a quote: one line of marks) is enough
         if out and out[-1].strip() and line.strip() and _is_quote(out[-1]) != _is_quote(line):
             out.append("")
         out.append(line)

@@ -63,6 +63,9 @@ SYNTAX_IN_TEXT = {
     "adjacent lists": "<ul><li>a</li></ul><ul><li>b</li></ul><ol><li>c</li></ol><ol><li>d</li></ol>"
                       "<blockquote><p>e</p></blockquote><blockquote><p>f</p></blockquote>",
     "nested links": '<p><a href="../other/">a <a href="#x">b</a></a></p>',
+    "two admonitions in an admonition": '<div class="admonition note"><p>O</p>'
+                                        '<div class="admonition note"><p>A</p></div>'
+                                        '<div class="admonition tip"><p>B</p></div></div>',
     "code inside emphasis": "<ul><li>a <em><pre>x\ny</pre></em> b</li></ul>"
                             "<p>c<b><pre>z</pre></b></p>",
     "code inside a heading": "<h2>Title <span><pre>x = 1</pre></span></h2><p>after</p>",
