@@ -48,17 +48,39 @@ LIST_SEPARATOR = "<!-- -->"
 """Between two lists of one kind: CommonMark would otherwise merge them into one."""
 
 
+_WRAPPERS = frozenset({"div", "section", "article"})  # no Markdown of their own
+
+
+def _rendered_next(block: Element, root: Element) -> tuple[Element, Element | None]:
+    """The element that ends where ``block`` does (``block``, or the wrappers it is the
+    last of), and the first block rendered after it, through wrappers."""
+    end = block
+    while end.getnext() is None and not (end.tail or "").strip():
+        parent = end.getparent()
+        if parent is None or parent is root or parent.tag not in _WRAPPERS:
+            break
+        end = parent
+    following = end.getnext()
+    if (end.tail or "").strip():
+        return end, None
+    while following is not None and following.tag in _WRAPPERS and len(following) \
+            and not (following.text or "").strip():
+        following = following[0]
+    return end, following
+
+
 def separate_blockquotes(root: Element, placeholders: Placeholders) -> None:
     """Keep adjacent blockquotes (two admonitions in a row), and adjacent lists of one
-    kind, from merging into one."""
+    kind, from merging into one, also when each sits in a wrapper of its own (Sphinx's
+    toctree-wrapper divs)."""
     for block in list(root.iter("blockquote", "ul", "ol")):
-        following = block.getnext()
-        if following is None or following.tag != block.tag or (block.tail or "").strip():
+        end, following = _rendered_next(block, root)
+        if following is None or following.tag != block.tag:
             continue
         if block.tag == "blockquote":
-            block.addnext(new_element("p", placeholders.separator))
+            end.addnext(new_element("p", placeholders.separator))
         else:
-            block.addnext(new_element("p", placeholders.block(LIST_SEPARATOR)))
+            end.addnext(new_element("p", placeholders.block(LIST_SEPARATOR)))
 
 
 def _admonition_type(element: Element) -> str | None:

@@ -63,6 +63,8 @@ SYNTAX_IN_TEXT = {
     "adjacent lists": "<ul><li>a</li></ul><ul><li>b</li></ul><ol><li>c</li></ol><ol><li>d</li></ol>"
                       "<blockquote><p>e</p></blockquote><blockquote><p>f</p></blockquote>",
     "nested links": '<p><a href="../other/">a <a href="#x">b</a></a></p>',
+    "lists in wrappers of their own": '<div class="toctree-wrapper"><ul><li>a</li></ul></div>'
+                                      '<div class="toctree-wrapper"><ul><li>b</li></ul></div>',
     "two admonitions in an admonition": '<div class="admonition note"><p>O</p>'
                                         '<div class="admonition note"><p>A</p></div>'
                                         '<div class="admonition tip"><p>B</p></div></div>',
