@@ -314,12 +314,15 @@ def test_material_shows_a_title_the_page_lacks_and_so_does_the_view(tmp_path: Pa
     assert body == "# Low water\n\nJust text.\n"
 
 
-def test_mkdocstrings_cross_references_are_links_in_the_views(tmp_path: Path) -> None:
-    """autorefs resolves <autoref> late (on_env): the views hold what readers see."""
+@pytest.mark.parametrize("style", ["table", "list", "spacy"])
+def test_mkdocstrings_cross_references_are_links_in_the_views(tmp_path: Path, style: str) -> None:
+    """autorefs resolves <autoref> late (on_env): the views hold what readers see, in
+    every docstring section style, as Markdown (no HTML table, no unknown tag)."""
     root = make_site(
         tmp_path / "proj", theme="material",
         plugins=[{"mkdocstrings": {"handlers": {"python": {"paths": ["src"], "options": {
-            "show_root_heading": True, "backlinks": "tree"}}}}}, "agentprose"],
+            "show_root_heading": True, "backlinks": "tree",
+            "docstring_section_style": style}}}}}, "agentprose"],
         nav=[{"Home": "index.md"}, {"Pools": "api/pools.md"}, {"Shore": "api/shore.md"}],
     )
     write_tree(root, {
@@ -346,7 +349,8 @@ def test_mkdocstrings_cross_references_are_links_in_the_views(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     outputs = check_site(root / "site", "https://coast.example/docs/")
     views = {name: body for name, (_, body) in outputs.views.items()}
-    assert all("<autoref" not in body and "<backlinks" not in body for body in views.values())
+    assert all("<autoref" not in body and "<backlinks" not in body and "<table" not in body
+               for body in views.values())
     pools = "https://coast.example/docs/api/pools.md#pools.Pool"
     survey = "https://coast.example/docs/api/shore.md#shore.survey"
     assert f"[the survey]({survey})" in views["index.md"]
