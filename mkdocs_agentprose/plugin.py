@@ -145,7 +145,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         if self.config.enabled:
             collected = self.pages[page.file.src_uri] = self._collect(page, self._shown(html, page))
             if self.background is not None and not any(mark in html for mark in _LATE):
-                self.background.submit(html, page_url=collected.url,
+                self.background.submit(collected.content_html, page_url=collected.url,
                                        source_markdown=collected.source_markdown)
         return None
 
