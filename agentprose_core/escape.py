@@ -29,6 +29,7 @@ _LINE_BLOCKS = BLOCK_TAGS | {"td", "th", "dt", "dd", "summary", "caption", "lege
                              "thead", "tbody", "tfoot", "body", "br"}
 # Inline content only: no block syntax can start there.
 _NO_BLOCK_SYNTAX = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "td", "th"})
+_LINKS = frozenset({"a"})
 _NEWLINES = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
 _BLANK_LINES = re.compile(r"\n[ \t\r\f]*(?=\n)")
 _ANYWHERE = re.compile(
@@ -133,8 +134,6 @@ def _escaped(text: str, *, chain: list[Element], starts: bool, escaper: _Escaper
         text = "\n".join(lines)
     return escaper.brackets(text) if _inside(chain, _LINKS) else text
 
-
-_LINKS = frozenset({"a"})
 
 
 def _prepare_code(root: Element) -> None:
