@@ -21,14 +21,19 @@ from .model import Heading
 from .placeholders import Placeholders
 from .tree import BLOCK_TAGS, Element, classes, new_element, put_before, text_of
 
-__all__ = ["ANCHOR_ATTRIBUTE", "heading_id", "outline", "place_anchors", "slug"]
+__all__ = ["ANCHOR_ATTRIBUTE", "anchor", "heading_id", "outline", "place_anchors", "slug"]
 
 ANCHOR_ATTRIBUTE = "data-agentprose-anchor"
 """Set on a ``<dt>`` whose anchor its definition-list rewrite puts before the term."""
 
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 # Index entries, docutils' automatic ids (linked from the page itself only), widgets'.
-_NOT_TARGETS = re.compile(r"index-\d+|id\d+|__.*|fn:.*|fnref:.*")
+_NOT_TARGETS = re.compile(
+    r"index-\d+|id\d+|__.*|fn:.*|fnref:.*"
+    # a random id, new on every build (MyST's unlabelled equations): nothing can link it
+    r"|.*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}.*"
+)
+_AUTOMATIC_LABEL = re.compile(r"id\d+")
 _SLUG_DROPPED = re.compile(r"[^\w\- ]")
 _FIRST_TEXT = frozenset({"p", "li", "dd", "td", "th", "figcaption", "caption", "summary"})
 
@@ -39,17 +44,18 @@ def slug(title: str) -> str:
 
 
 def heading_id(heading: Element) -> str:
-    """The id a heading is linked by: its own, its permalink's, or its section's."""
+    """The id a heading is linked by: its own, its section's, or its permalink's."""
     own = heading.get("id")
     if own:
         return own
-    for anchor in heading.iter("a"):
-        href = anchor.get("href") or ""
-        if href.startswith("#") and len(href) > 1:
-            return href[1:]
     parent = heading.getparent()
     if parent is not None and parent.tag in ("section", "div") and parent.get("id"):
         return str(parent.get("id"))
+    for anchor in heading.iter("a"):
+        href = anchor.get("href") or ""
+        # docutils' back-links lead to the contents entry, not to the heading
+        if href.startswith("#") and len(href) > 1 and "toc-backref" not in classes(anchor):
+            return href[1:]
     return ""
 
 
@@ -86,18 +92,24 @@ def outline(root: Element) -> tuple[Heading, ...]:
     return tuple(found)
 
 
-def _anchor(placeholders: Placeholders, ident: str) -> str:
+def anchor(placeholders: Placeholders, ident: str) -> str:
+    """The placeholder of an empty ``<a id>``: where a link to ``#ident`` lands."""
     return placeholders.inline(f'<a id="{escape(ident)}"></a>')
 
 
 def _is_target(element: Element, ident: str, heading_ids: set[str]) -> bool:
-    if element.tag in HEADINGS or ident in heading_ids or _NOT_TARGETS.fullmatch(ident):
+    if element.tag in HEADINGS or ident in heading_ids:
         return False
+    if _NOT_TARGETS.fullmatch(ident):
+        # but a label docutils could not name after itself (``.. _`@pytest.fixture`:``
+        # gets ``id1``) is linked from other pages like any label
+        return _AUTOMATIC_LABEL.fullmatch(ident) is not None and \
+            _heading_after(element) is not None
     if element.tag in ("article", "main") or element.get("role") == "main":
         return False  # a theme's content wrapper (agentprose build): the page itself
     names = classes(element)
     if any("footnote" in name or "citation" in name for name in names):
-        return False  # footnotes become [^n] markers, linked as such
+        return False  # footnotes become [^n] notes: their rewrite places the anchor
     if is_tab_panel(element.attrib) or element.get("role") == "tab":
         return False  # a widget's own ids, for its script
     return not (element.get("role") or "").startswith("doc-")
@@ -123,14 +135,17 @@ _WITH_ID = etree.XPath(".//*[@id][not(ancestor::pre)]")
 
 def place_anchors(root: Element, placeholders: Placeholders) -> None:
     """An empty ``<a id>`` (as a placeholder) where each link target starts."""
-    # An id that a heading has, or that its slug answers to, needs no anchor of its own.
+    # An id that a heading has needs no anchor of its own unless its slug differs; nor
+    # does a label that its own heading's slug answers to. A label that only equals
+    # another heading's slug does: a renderer would lead it to that other heading.
     heading_ids: set[str] = set()
+    slugs: dict[Element, str] = {}
     for heading in root.iter(*HEADINGS):
         ident = heading_id(heading)
-        title = text_of(heading).strip("¶ ").strip()
-        heading_ids.update((ident, slug(title)))
-        if ident and title and slug(title) != ident:
-            heading.text = _anchor(placeholders, ident) + (heading.text or "").lstrip()
+        slugs[heading] = slug(text_of(heading).strip("¶ ").strip())
+        heading_ids.add(ident)
+        if ident and slugs[heading] and slugs[heading] != ident:
+            heading.text = anchor(placeholders, ident) + (heading.text or "").lstrip()
     placed: set[str] = set()
     found = _WITH_ID(root)
     for element in found if isinstance(found, list) else ():
@@ -139,11 +154,11 @@ def place_anchors(root: Element, placeholders: Placeholders) -> None:
         ident = str(element.get("id"))
         if not _is_target(element, ident, heading_ids):
             continue
-        if ident in placed:
+        label_of = _heading_after(element)
+        if ident in placed or (label_of is not None and slugs.get(label_of) == ident):
             continue
         placed.add(ident)
-        token = _anchor(placeholders, ident)
-        label_of = _heading_after(element)
+        token = anchor(placeholders, ident)
         if label_of is not None:  # a label just before a section: in its heading
             label_of.text = token + (label_of.text or "").lstrip()
         elif element.tag == "dt":

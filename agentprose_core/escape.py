@@ -145,6 +145,11 @@ def _prepare_code(root: Element) -> None:
             continue
         for line_break in list(code.iter("br")):  # a code span cannot hold one
             unwrap(line_break, " ")
+        for inner in code.iter():  # nor a newline (Sphinx wraps long literals in <span>s)
+            if inner.text and "\n" in inner.text:
+                inner.text = _NEWLINES.sub(" ", inner.text)
+            if inner is not code and inner.tail and "\n" in inner.tail:
+                inner.tail = _NEWLINES.sub(" ", inner.tail)
 
 
 def escape_text(root: Element, placeholders: Placeholders) -> None:

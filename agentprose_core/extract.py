@@ -135,9 +135,11 @@ CHROME_RULES: tuple[ChromeRule, ...] = (
         " .theme-doc-version-badge, .theme-doc-version-banner, .pagination-nav,"
         " .td-page-meta__lastmod, #top-link, .top-link, #back-to-top"
     ),
-    ChromeRule(  # breadcrumbs and cookie notices, whatever the theme
+    ChromeRule(  # breadcrumbs and cookie notices, whatever the theme; but a heading's
+        # id is its slug: a section titled "Cookie consent" is content
         ".breadcrumb, .breadcrumbs, .wy-breadcrumbs, .theme-doc-breadcrumbs, .md-path,"
-        " .md-consent, .cookie-notice, #cookie-notice, .cookie-consent, #cookie-consent"
+        " .md-consent, .cookie-notice, #cookie-notice, .cookie-consent, #cookie-consent",
+        keep=_HEADINGS,
     ),
     ChromeRule("[aria-label=breadcrumb], [aria-label=breadcrumbs], [aria-label=Breadcrumbs]"),
 )

@@ -29,6 +29,7 @@ from .tree import (
     Element,
     ElementIndex,
     all_text,
+    classes,
     drop_tag,
     drop_tree,
     new_element,
@@ -168,11 +169,25 @@ def _rewrite_images(index: ElementIndex, page_url: str) -> None:
 
 
 def _drop_permalink_marks(index: ElementIndex) -> None:
+    """Permalink marks go; a docutils back-link to the contents (``:backlinks:``) keeps
+    its text only: it leads to a navigation entry, and the heading's id is elsewhere.
+    A heading left with nothing to show goes too (markdownify would write a bare ``###``),
+    its id kept as an anchor."""
     for heading in index.tags(*_HEADINGS):
         for anchor in list(heading.iter("a")):
             is_mark = text_of(anchor) in _PERMALINK_MARKS
             if is_mark and (anchor.get("href") or "").startswith("#"):
                 drop_tree(anchor)
+            elif "toc-backref" in classes(anchor):
+                unwrap(anchor)
+        if heading.getparent() is not None and not text_of(heading).strip() \
+                and next(heading.iter("img"), None) is None:
+            if heading.get("id"):
+                heading.tag = "p"
+                heading[:] = []
+                heading.text = None
+            else:
+                drop_tree(heading)
 
 
 # What holds blocks, and the blocks that an inline parent would break.

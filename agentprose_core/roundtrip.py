@@ -139,7 +139,8 @@ class _Walk:
     def block(self, element: Element) -> None:
         tag = str(element.tag)
         if tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-            self.marks.append(f"{tag} {_words(self._expand(text_of(element)))}")
+            if _has_content(element):  # engines write no empty heading
+                self.marks.append(f"{tag} {_words(self._expand(text_of(element)))}")
         elif tag == "p":
             self.paragraph(element)
         elif tag == "hr":

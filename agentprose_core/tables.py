@@ -14,11 +14,28 @@ from lxml import etree
 from .codeblocks import code_text, drop_line_numbers, language_of
 from .constructs import KNOWN_TAGS
 from .placeholders import Placeholders
-from .tree import BLOCK_TAGS, Element, drop_tag, drop_tree, new_element, replace, unwrap
+from .tree import (
+    BLOCK_TAGS,
+    Element,
+    as_blocks,
+    drop_tag,
+    drop_tree,
+    new_element,
+    replace,
+    unwrap,
+)
 
 __all__ = ["rewrite_tables"]
 
 _KEPT_ATTRIBUTES = frozenset({"colspan", "rowspan", "href", "src", "alt", "title"})
+# What a table kept as HTML may hold: its parts, blocks Markdown has too, and inline
+# markup. Wrappers (div, section, figure, span) say nothing to a reader and go.
+_TABLE_HTML_TAGS = frozenset({
+    "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td", "p", "ul", "ol", "li",
+    "dl", "dt", "dd", "pre", "blockquote", "hr", "a", "abbr", "b", "br", "code", "del", "em",
+    "i", "img", "ins", "kbd", "mark", "q", "s", "samp", "small", "strong", "sub", "sup",
+    "var",
+}) & KNOWN_TAGS
 _INLINE_WRAPPERS = frozenset({"p", "div", "span"})
 
 
@@ -109,7 +126,10 @@ def _clean_html(table: Element) -> str:
     for element in list(table.iter()):
         if not isinstance(element.tag, str):
             continue
-        if element.tag not in KNOWN_TAGS:  # an unknown tag (<autoref>): its text only
+        if element.tag not in _TABLE_HTML_TAGS:  # a wrapper, or unknown (<autoref>): its text
+            drop_tag(element)
+            continue
+        if element.tag == "p" and not len(element) and not (element.text or "").strip():
             drop_tag(element)
             continue
         for name in list(element.attrib):
@@ -154,11 +174,24 @@ def rewrite_tables(root: Element, placeholders: Placeholders) -> int:
                 pre.set(_LANGUAGE, language)
         if _is_pipe_table(table, placeholders):
             _header_first(table)
+            _caption_before(table)
             continue
         token = placeholders.block(_clean_html(table))
         replace(table, new_element("p", token))
         kept += 1
     return kept
+
+
+def _caption_before(table: Element) -> None:
+    """A pipe table has no caption: it becomes the paragraph before the table, the
+    same with either engine (html-to-markdown italicizes it, markdownify does not)."""
+    caption = table.find("caption")
+    if caption is None:
+        return
+    table.remove(caption)
+    for block in as_blocks(caption):
+        if block.text or len(block):
+            table.addprevious(block)
 
 
 def _header_first(table: Element) -> None:

@@ -7,7 +7,9 @@ Admonitions and collapsible ``details`` become blockquotes that start with
 
 from __future__ import annotations
 
-from .anchors import ANCHOR_ATTRIBUTE
+import re
+
+from .anchors import ANCHOR_ATTRIBUTE, anchor
 from .placeholders import Placeholders
 from .tree import (
     Element,
@@ -49,6 +51,7 @@ LIST_SEPARATOR = "<!-- -->"
 
 
 _WRAPPERS = frozenset({"div", "section", "article"})  # no Markdown of their own
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def _rendered_next(block: Element, root: Element) -> tuple[Element, Element | None]:
@@ -72,15 +75,19 @@ def _rendered_next(block: Element, root: Element) -> tuple[Element, Element | No
 def separate_blockquotes(root: Element, placeholders: Placeholders) -> None:
     """Keep adjacent blockquotes (two admonitions in a row), and adjacent lists of one
     kind, from merging into one, also when each sits in a wrapper of its own (Sphinx's
-    toctree-wrapper divs)."""
-    for block in list(root.iter("blockquote", "ul", "ol")):
+    toctree-wrapper divs). Inside a quote, a blank line after each list and heading:
+    html-to-markdown leaves none there, and the next paragraph joins the last item."""
+    for block in list(root.iter("blockquote", "ul", "ol", *_HEADINGS)):
         end, following = _rendered_next(block, root)
-        if following is None or following.tag != block.tag:
+        if following is None:
             continue
-        if block.tag == "blockquote":
+        if following.tag == block.tag == "blockquote":
             end.addnext(new_element("p", placeholders.separator))
-        else:
+        elif following.tag == block.tag:
             end.addnext(new_element("p", placeholders.block(LIST_SEPARATOR)))
+        elif block.tag != "blockquote" and next(block.iterancestors("blockquote"), None) \
+                is not None:
+            end.addnext(new_element("p", placeholders.separator))
 
 
 def _admonition_type(element: Element) -> str | None:
@@ -133,7 +140,7 @@ def rewrite_admonitions(index: ElementIndex) -> None:
 
 def _material_tabs(index: ElementIndex) -> None:
     for tab_set in index.classes("tabbed-set", tags=("div",)):
-        labels = [text_of(label) for label in select(tab_set, "label")]
+        labels = [(text_of(label), label.get("for") or "") for label in select(tab_set, "label")]
         blocks = select(tab_set, "div.tabbed-block") or [
             child for child in tab_set if "tabbed-content" in classes(child)
         ]
@@ -142,26 +149,28 @@ def _material_tabs(index: ElementIndex) -> None:
 
 def _sphinx_design_tabs(index: ElementIndex) -> None:
     for tab_set in index.classes("sd-tab-set", tags=("div",)):
-        labels = [text_of(label) for label in tab_set if "sd-tab-label" in classes(label)]
+        labels = [(text_of(label), "") for label in tab_set if "sd-tab-label" in classes(label)]
         blocks = [child for child in tab_set if "sd-tab-content" in classes(child)]
         _labelled_sequence(tab_set, labels, blocks)
 
 
 def _sphinx_tabs(index: ElementIndex) -> None:
     for tab_set in index.classes("sphinx-tabs", tags=("div",)):
-        labels = [text_of(tab) for tab in select(tab_set, "[role=tab]")]
+        labels = [(text_of(tab), "") for tab in select(tab_set, "[role=tab]")]
         blocks = select(tab_set, "[role=tabpanel]")
         _labelled_sequence(tab_set, labels, blocks)
 
 
 def _labelled_sequence(
-    tab_set: Element, labels: list[str], blocks: list[Element]
+    tab_set: Element, labels: list[tuple[str, str]], blocks: list[Element]
 ) -> None:
     if len(labels) != len(blocks):
         return  # not the markup we know: leave it to the generic rules, text kept
     sequence = new_element("div")
-    for label, block in zip(labels, blocks, strict=True):
+    for (label, ident), block in zip(labels, blocks, strict=True):
         paragraph = new_element("p")
+        if ident:  # Material links a tab by its radio input's id: the anchor goes here
+            paragraph.set("id", ident)
         paragraph.append(new_element("strong", label))
         sequence.append(paragraph)
         if "hidden" in block.attrib:
@@ -232,6 +241,9 @@ def _rewrite_citations(index: ElementIndex, placeholders: Placeholders) -> None:
                               placeholders)
 
 
+_DOCUTILS_AUTOMATIC_ID = re.compile(r"id\d+")
+
+
 def _footnote_definitions(
     container: Element,
     notes: list[tuple[str, Element]],
@@ -239,15 +251,19 @@ def _footnote_definitions(
 ) -> None:
     replacement = new_element("div")
     for label, note in notes:
-        for backref in select(note, "a.footnote-backref, a[role=doc-backlink]"):
+        # docutils lists several back-references as "(1, 2, 3)" in a span.backrefs
+        for backref in select(note, "span.backrefs, a.footnote-backref, a[role=doc-backlink]"):
             drop_tree(backref)
         first = next((child for child in note if child.tag == "p"), None)
-        marker = placeholders.inline(f"[^{label}]:")
+        marker = placeholders.inline(f"[^{label}]:") + " "
+        ident = note.get("id") or ""
+        if ident and not _DOCUTILS_AUTOMATIC_ID.fullmatch(ident):  # a link may lead here
+            marker += anchor(placeholders, ident)
         if first is None:
             first = new_element("p", (note.text or "").strip())
             note.text = None
             note.insert(0, first)
-        first.text = marker + " " + (first.text or "").lstrip()
+        first.text = marker + (first.text or "").lstrip()
         replacement.extend(list(note))
     replace(container, replacement)
 

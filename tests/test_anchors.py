@@ -49,6 +49,81 @@ def test_a_label_before_a_section_goes_into_its_heading() -> None:
     assert markdown.startswith('## <a id="install"></a>Installation\n')
 
 
+def test_a_label_that_is_another_headings_slug_keeps_its_place() -> None:
+    # pytest's docs: ``.. _skipif:`` labels "Skipping test functions"; a later heading
+    # is titled `skipif`. A renderer would lead ``#skipif`` to that later heading.
+    markdown, _ = _convert('<section id="skipping"><span id="skipif"></span>'
+                           "<h2>Skipping test functions</h2><p>a</p>"
+                           '<section id="id1"><h3><code>skipif</code></h3><p>b</p></section>'
+                           "</section>")
+    assert '## <a id="skipif"></a><a id="skipping"></a>Skipping test functions\n' in markdown
+    assert '### <a id="id1"></a>`skipif`\n' in markdown
+
+
+def test_a_random_id_gets_no_anchor() -> None:
+    # MyST numbers unlabelled equations with a new UUID on every build
+    markdown, _ = _convert('<div class="math notranslate nohighlight" '
+                           'id="equation-2645728c-daed-45e3-b330-5b183d8c7e65">\\[a\\]</div>'
+                           '<div class="math" id="equation-pythagoras">\\[b\\]</div>')
+    assert '<a id="equation-pythagoras"></a>' in markdown
+    assert "2645728c" not in markdown
+
+
+def test_a_label_docutils_numbered_is_still_a_label() -> None:
+    # ``.. _`@pytest.fixture`:`` before a title: no valid id of its own, so ``id1``,
+    # which other pages link to
+    markdown, _ = _convert('<section id="fixtures-reference"><span id="id1"></span>'
+                           '<span id="index-0"></span><h1>Fixtures reference</h1><p>a</p>'
+                           '<p>b<span id="id2"></span></p></section>')
+    assert markdown.startswith('# <a id="id1"></a>Fixtures reference\n')
+    assert markdown.count("<a id=") == 1
+
+
+def test_a_label_its_own_headings_slug_answers_needs_no_anchor() -> None:
+    markdown, _ = _convert('<section id="syntax-referencing"><span id="cross-references">'
+                           "</span><h1>Cross-references</h1><p>a</p></section>")
+    assert markdown.startswith('# <a id="syntax-referencing"></a>Cross-references\n')
+
+
+def test_a_contents_back_link_in_a_heading_is_no_link_and_not_its_id() -> None:
+    # docutils ``.. contents:: :backlinks: entry``: the heading links to its contents
+    # entry; its own id is the section's.
+    markdown, headings = _convert(
+        '<section id="organising-content"><span id="id1"></span><h1>'
+        '<a class="toc-backref" href="#id2" role="doc-backlink">Organising content</a>'
+        '<a class="headerlink" href="#organising-content">#</a></h1><p>a</p></section>')
+    assert markdown.startswith("# ") and markdown.split("\n")[0].endswith("Organising content")
+    assert "](" not in markdown and "id2" not in markdown
+    assert headings == [(1, "organising-content", "Organising content")]
+
+
+def test_footnote_targets_get_anchors() -> None:
+    markdown, _ = _convert(
+        '<p>See<a class="footnote-reference brackets" href="#label" id="id1" '
+        'role="doc-noteref">1</a>.</p><aside class="footnote-list brackets">'
+        '<aside class="footnote brackets" id="label" role="doc-footnote">'
+        '<span class="label">1</span><span class="backrefs">(<a role="doc-backlink" '
+        'href="#id1">1</a>,<a role="doc-backlink" href="#id2">2</a>)</span>'
+        '<p>Named, linked <a href="#label">here</a>.</p></aside>'
+        '</aside><div class="footnote"><ol><li id="fn:1"><p>Python-Markdown\'s.'
+        '<a class="footnote-backref" href="#fnref:1">&#8617;</a></p></li></ol></div>')
+    assert '[^1]: <a id="label"></a>Named, linked [here](' in markdown
+    assert "(,)" not in markdown
+    assert '[^1]: <a id="fn:1"></a>Python-Markdown\'s.' in markdown
+
+
+def test_a_material_tab_is_linked_by_its_input_id() -> None:
+    markdown, _ = _convert(
+        '<div class="tabbed-set" data-tabs="1:2"><input checked id="logo-image" '
+        'name="__tabbed_1" type="radio"><input id="__tabbed_1_2" name="__tabbed_1" '
+        'type="radio"><div class="tabbed-labels"><label for="logo-image">Image</label>'
+        '<label for="__tabbed_1_2">Icon</label></div><div class="tabbed-content">'
+        '<div class="tabbed-block"><p>A</p></div><div class="tabbed-block"><p>B</p></div>'
+        "</div></div>")
+    assert '<a id="logo-image"></a>**Image**' in markdown
+    assert "**Icon**" in markdown and "__tabbed" not in markdown
+
+
 def test_headings_get_an_anchor_only_where_their_slug_differs() -> None:
     markdown, _ = _convert('<h2 id="quick-start">Quick start</h2>'
                            '<h2 id="pkg.mod.Thing">Thing</h2>')
@@ -70,8 +145,8 @@ def test_widget_and_automatic_ids_get_no_anchor() -> None:
         '<p><span id="index-0"></span>Indexed.</p><div class="figure" id="id3"><p>Fig</p></div>'
         '<div class="sphinx-tabs"><div role="tablist"><button role="tab" id="tab-0">A</button>'
         '</div><div role="tabpanel" id="panel-0">Body</div></div>'
-        '<p>Note<a class="footnote-reference" href="#f1" id="id1">1</a></p>'
-        '<aside class="footnote" id="f1"><span class="label">1</span><p>Text.</p></aside>')
+        '<p>Note<a class="footnote-reference" href="#id5" id="id1">1</a></p>'
+        '<aside class="footnote" id="id5"><span class="label">1</span><p>Text.</p></aside>')
     assert "<a id=" not in markdown
 
 

@@ -171,6 +171,14 @@ def test_quotation_footer_stays() -> None:
     assert words(result) == "Quote Someone"
 
 
+def test_a_section_on_cookie_consent_is_no_cookie_notice() -> None:
+    # Material's own docs: a heading whose slug is the id of many themes' cookie banner
+    result = page('<article><h2 id="configuration">Configuration</h2><h3 id="cookie-consent">'
+                  'Cookie consent</h3><p>Text.</p><div id="cookie-consent">Accept?</div>'
+                  "</article>")
+    assert words(result) == "Configuration Cookie consent Text."
+
+
 def test_ignored_and_aria_hidden_content_goes() -> None:
     result = page(
         "<article><p>a<span data-ignore>X</span>b<span class=agentprose-ignore>Y</span>c"

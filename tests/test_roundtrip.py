@@ -7,6 +7,7 @@ minimal cases of each failure class seen on real sites, and on generated HTML.
 
 from __future__ import annotations
 
+import re
 from html import escape
 from pathlib import Path
 
@@ -60,6 +61,9 @@ SYNTAX_IN_TEXT = {
     "backslashes": "<p>C:\\path\\*x and \\`</p>",
     "brackets in link text": '<p><a href="../other/">a]b[c</a></p>',
     "code span over a newline": "<p>see <code>x\n# y</code> here</p>",
+    "code span over a newline between its spans (Sphinx literals in a list item)":
+        '<ul><li><p>Fix <code class="literal"><span class="pre">a</span> <span class="pre">b'
+        '</span>\n<span class="pre">c</span></code> d.</p><p>Then.</p></li></ul><p>After.</p>',
     "adjacent lists": "<ul><li>a</li></ul><ul><li>b</li></ul><ol><li>c</li></ol><ol><li>d</li></ol>"
                       "<blockquote><p>e</p></blockquote><blockquote><p>f</p></blockquote>",
     "nested links": '<p><a href="../other/">a <a href="#x">b</a></a></p>',
@@ -77,6 +81,14 @@ SYNTAX_IN_TEXT = {
     "MathML without TeX": "<p>Then <math><mi>x</mi><mo>*</mo><mi>y</mi></math> and more.</p>",
     "a frame's text": "<p>x</p><iframe>```</iframe><p>y</p>",
     "inline code with backticks": "<p><code>a`b</code> and <code>``</code></p>",
+    "a list then a paragraph in a quote (mkdocstrings' summaries in a tab)":
+        '<div class="admonition preview"><p class="admonition-title">Preview</p><div>'
+        "<h2>MyClass</h2><p>Doc.</p><ul><li>a</li></ul><p>Attributes:</p><ol><li>b</li></ol>"
+        "</div></div><p>After.</p>",
+    "an empty heading": '<h3 style="margin: 0;">\n  </h3><p><small>special</small></p>',
+    "a pipe table's caption": '<table id="id1"><caption><span class="caption-text">Frozen '
+                              "<em>treats</em></span></caption><thead><tr><th>a</th></tr>"
+                              "</thead><tbody><tr><td>b</td></tr></tbody></table>",
 }
 
 
@@ -166,6 +178,20 @@ def test_an_html_table_keeps_code_lines_and_drops_unknown_tags(engine: str) -> N
 
     rendered = html.fromstring(MarkdownIt("commonmark").render(markdown))
     assert rendered.findtext(".//pre/code") == "a\n\nb"  # what a browser shows
+    assert _mismatches(fragment, engine) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_html_table_holds_no_wrappers(engine: str) -> None:
+    # sphinx_rtd_theme's hlist of figures; MyST's substitution of an admonition in a cell
+    fragment = ('<table><tr><td><ul><li><figure class="align-default" id="id1">'
+                '<img alt="a" src="a.jpg"><figcaption><p><span class="caption-text">Short.'
+                '</span></p></figcaption></figure></li></ul></td><td rowspan="2"><p></p>'
+                '<div class="admonition note"><p class="admonition-title">Note</p><p>I am.</p>'
+                "</div></td></tr><tr><td>x</td></tr></table>")
+    markdown = _markdown(fragment, engine)
+    assert not re.search(r"<(figure|div|span|section)\b|<p></p>", markdown), markdown
+    assert "<blockquote><p><strong>Note</strong></p><p>I am.</p>" in markdown
     assert _mismatches(fragment, engine) == []
 
 
