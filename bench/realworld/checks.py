@@ -8,6 +8,8 @@ comparison (``roundtrip_mismatches``), as the harness's brief says.
 
 from __future__ import annotations
 
+import copy as copy_module
+import html
 import json
 import re
 from collections import Counter
@@ -176,10 +178,21 @@ def unbalanced_fences(body: str) -> list[str]:
     return found
 
 
+_HTML_CODE = re.compile(r"""<pre><code(?: class="language-([^"]+)")?>(.*?)</code></pre>""",
+                        re.DOTALL)
+
+
 def fences(body: str) -> list[tuple[str, str]]:
-    """The view's fenced code blocks in order: (language, code)."""
-    return [((token.info.split() or [""])[0].lower(), token.content)
-            for token in _md().parse(body) if token.type in ("fence", "code_block")]
+    """The view's code blocks in order, (language, code): fenced ones, and those of
+    tables kept as HTML (``<pre><code class="language-x">``, as a browser reads them)."""
+    found = []
+    for token in _md().parse(body):
+        if token.type in ("fence", "code_block"):
+            found.append(((token.info.split() or [""])[0].lower(), token.content))
+        elif token.type == "html_block" and token.content.lstrip().startswith("<table"):
+            found.extend(((lang or "").lower(), html.unescape(code))
+                         for lang, code in _HTML_CODE.findall(token.content))
+    return found
 
 
 # ---- tags ---------------------------------------------------------------------------
@@ -191,6 +204,7 @@ _TABLE_OK = _INLINE_OK | {
     "table", "thead", "tbody", "tfoot", "tr", "th", "td", "caption", "colgroup", "col",
     "a", "code", "em", "strong", "b", "i", "img", "kbd", "del", "s", "ins", "mark", "small",
     "span", "p", "ul", "ol", "li", "pre", "abbr", "dl", "dt", "dd", "var", "samp", "q",
+    "blockquote", "hr",  # an admonition in a cell is a quote, as everywhere in a view
 }
 
 
@@ -233,6 +247,12 @@ _URL_IN_TEXT = re.compile(r"""https?://[^\s<>"'()\[\]]+""")
 def github_slug(text: str) -> str:
     slug = re.sub(r"[^\w\- ]", "", text.strip().lower())
     return slug.replace(" ", "-")
+
+
+def _plain_text(inline: Token) -> str:
+    """A heading's text as renderers slug it: its text and code, no inline HTML."""
+    return "".join(child.content for child in inline.children or ()
+                   if child.type in ("text", "code_inline"))
 
 
 def _links(markdown: str) -> Iterator[str]:
@@ -298,7 +318,7 @@ class Anchors:
             tokens = _md().parse(view_body(post.view))
             for position, token in enumerate(tokens):
                 if token.type == "heading_open":
-                    found.add(github_slug(tokens[position + 1].content))
+                    found.add(github_slug(_plain_text(tokens[position + 1])))
             ids[post.view_url] = found
         return cls(ids, {post.view_url: post.html_path for post in site.posts})
 
@@ -344,7 +364,7 @@ _LANG_CLASS = re.compile(r"^(?:language|lang|highlight)-([\w+#.-]+)$")
 _NO_LANG = {"text", "none", "default", "plain", "plaintext", "nohighlight", "txt"}
 _ALIASES = {"python3": "python", "py": "python", "py3": "python", "ipython3": "ipython",
             "sh": "bash", "shell": "bash", "yml": "yaml", "js": "javascript",
-            "c++": "cpp"}
+            "c++": "cpp", "ts": "typescript"}
 
 
 def normal_lang(lang: str) -> str:
@@ -384,8 +404,22 @@ def html_code_blocks(content: lxml.html.HtmlElement, default: str) -> list[tuple
         if any("linenos" in (a.get("class") or "") or "linenodiv" in (a.get("class") or "")
                for a in (pre, *pre.iterancestors())):
             continue
-        blocks.append((_html_lang(pre, default), pre.text_content()))
+        blocks.append((_html_lang(pre, default), _code_text(pre)))
     return blocks
+
+
+_LINENOS = './/span[contains(concat(" ", normalize-space(@class), " "), " linenos ")]'
+
+
+def _code_text(pre: lxml.html.HtmlElement) -> str:
+    """The code of a ``<pre>`` without Pygments' inline line numbers
+    (``linenos: inline``: ``<span class="linenos">``), which no fence carries."""
+    if not pre.xpath(_LINENOS):
+        return str(pre.text_content())
+    copy = copy_module.deepcopy(pre)
+    for span in copy.xpath(_LINENOS):
+        span.drop_tree()
+    return str(copy.text_content())
 
 
 def _same_code(html_text: str, view_code: str) -> bool:
@@ -436,22 +470,33 @@ def compare_langs(html_blocks: list[tuple[str | None, str]],
 _SOURCE_FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})[ \t]*\{?\.?([A-Za-z][\w+#.-]*)(?![\w+#.-]*=)")
 
 
+# markdown-exec: a fence with exec="on" shows its output, not its code; `tree` fences
+# become a file tree (highlighted as bash): neither is a block of that language.
+_RENDERED_FENCE = re.compile(r"""\bexec\s*=\s*["']?(?:1|on|true|yes)""", re.IGNORECASE)
+_RENDERED_LANGS = frozenset({"tree"})
+
+
 def source_langs(markdown: str) -> Counter[str]:
     """Languages of the opening fences of a Markdown source (any nesting)."""
     found: Counter[str] = Counter()
     closing: str | None = None
+    opened_at = 0
     for line in markdown.splitlines():
         stripped = line.lstrip(" \t>")
+        indent = len(line) - len(stripped)
         if closing is not None:
-            if stripped.startswith(closing) and not stripped.strip().strip(closing[0]):
+            # a closing fence is indented at most 3 spaces more than its opening one
+            if stripped.startswith(closing) and not stripped.strip().strip(closing[0]) \
+                    and indent <= opened_at + 3:
                 closing = None
             continue
         match = _SOURCE_FENCE.match(line)
         if match is not None:
-            found[normal_lang(match[2])] += 1
-            closing = match[1]
+            if not _RENDERED_FENCE.search(line) and match[2] not in _RENDERED_LANGS:
+                found[normal_lang(match[2])] += 1
+            closing, opened_at = match[1], indent
         elif stripped.startswith(("```", "~~~")):
-            closing = stripped[:3]
+            closing, opened_at = stripped[:3], indent
     for lang in _NO_LANG:
         found.pop(lang, None)
     return found
