@@ -95,8 +95,9 @@ def git_history(directory: Path) -> tuple[Path, GitHistory] | None:
 def _stored_history(directory: Path, head: str, cache_dir: Path) -> GitHistory:
     """:func:`_history`, kept in ``cache_dir`` for as long as HEAD stays the same: a
     rebuild without a new commit reads a file instead of the whole log."""
+    place = hashlib.sha256(str(directory.resolve()).encode()).hexdigest()[:12]
     key = hashlib.sha256(f"{head}\n{directory.resolve()}".encode()).hexdigest()[:20]
-    path = cache_dir / f"git-history-{key}.json"
+    path = cache_dir / f"git-history-{place}-{key}.json"
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
         if isinstance(found, dict):
@@ -105,7 +106,7 @@ def _stored_history(directory: Path, head: str, cache_dir: Path) -> GitHistory:
         pass
     history = _history(directory)
     try:
-        for old in cache_dir.glob("git-history-*.json"):
+        for old in cache_dir.glob(f"git-history-{place}-*.json"):  # an older HEAD's
             old.unlink(missing_ok=True)
         write_atomic(path, json.dumps(history, ensure_ascii=False))
     except (OSError, OutputError):
@@ -125,6 +126,9 @@ def _history(directory: Path) -> GitHistory:
     return history
 
 
+_NAMED = 5  # files a warning names before it says how many more
+
+
 class LastChanged:
     """When source files last changed: git history read once, else file times.
 
@@ -140,7 +144,9 @@ class LastChanged:
         self._cache_dir = cache_dir
         self._loaded = False
         self._root: Path | None = None
+        self._head: str | None = None
         self._history: GitHistory = {}
+        self._whole_repository = False
         self._shallow = False
         self._from_mtime: list[str] = []
 
@@ -151,23 +157,43 @@ class LastChanged:
         found = _work_tree(self._directory)
         if found is None:
             return
-        self._root, self._shallow, head = found[0].resolve(), found[1], found[2]
-        if head is not None and self._cache_dir is not None:
-            self._history = _stored_history(self._directory, head, self._cache_dir)
-        else:
-            self._history = _history(self._directory)
+        self._root, self._shallow, self._head = found[0].resolve(), found[1], found[2]
+        self._history = self._read(self._directory)
+
+    def _read(self, directory: Path) -> GitHistory:
+        if self._head is not None and self._cache_dir is not None:
+            return _stored_history(directory, self._head, self._cache_dir)
+        return _history(directory)
+
+    def _in_history(self, relative: str) -> str | None:
+        found = self._history.get(relative)
+        if found is None and not self._whole_repository and self._root is not None:
+            # A file outside the docs folder (an autodoc module in src/, an included
+            # ../CHANGES.rst, a snippet): one more pass, over the whole repository.
+            self._whole_repository = True
+            self._history = {**self._read(self._root), **self._history}
+            found = self._history.get(relative)
+        return found
 
     def of(self, path: Path) -> str:
-        """The time ``path`` last changed, as ``YYYY-MM-DDTHH:MM:SSZ``."""
+        """The time ``path`` last changed, as ``YYYY-MM-DDTHH:MM:SSZ``: its last commit
+        when git tracks it, else its modification time (and the user is told)."""
         self._load()
         if self._root is not None:  # outside a work tree, no path needs resolving
             resolved = path.resolve()
             if self._root in resolved.parents:
-                found = self._history.get(resolved.relative_to(self._root).as_posix())
+                found = self._in_history(resolved.relative_to(self._root).as_posix())
                 if found:
                     return found
-        self._from_mtime.append(path.name)
+        self._from_mtime.append(self._shown(path))
         return _format(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc))
+
+    def _shown(self, path: Path) -> str:
+        """``path`` as the warning names it: relative to the docs folder when inside."""
+        try:
+            return path.resolve().relative_to(self._directory.resolve()).as_posix()
+        except ValueError:
+            return str(path)
 
     def latest(self) -> str:
         """The newest time in the history, for pages a plugin generates from no file."""
@@ -189,14 +215,18 @@ class LastChanged:
             ))
         if self._from_mtime:
             where = (
-                "their sources are not in a git work tree" if self._root is None
-                else "git does not track their sources"
+                "they are not in a git work tree" if self._root is None
+                else "git does not track them"
             )
+            files = sorted(set(self._from_mtime))
+            named = ", ".join(files[:_NAMED]) + (f" and {len(files) - _NAMED} more"
+                                                 if len(files) > _NAMED else "")
             found.append(Diagnostic(
                 "no-git",
-                f"{len(self._from_mtime)} page(s) have no date in their metadata and {where}: "
-                "their 'modified' is the file's modification time. Commit the sources, or "
-                "set 'modified' in the page metadata.",
+                f"The dates of {len(files)} source file(s) come from their modification "
+                f"time, as {where}: {named}. Pages built from them without a date in "
+                "their metadata take that time as 'modified'. Commit the files, or set "
+                "'modified' in the page metadata.",
                 str(self._directory),
             ))
         return found

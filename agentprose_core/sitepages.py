@@ -30,8 +30,9 @@ class CollectedPage:
 
     ``url`` is the page's absolute URL; ``source`` its source path relative to the docs
     folder (for ``exclude`` globs and messages); ``source_file`` the file on disk (for
-    git dates), if there is one. ``source_markdown`` is the page's Markdown source, if
-    it has one, for the languages of its code blocks.
+    git dates), if there is one, and ``included`` the files it pulls in (snippets,
+    includes): its ``modified`` is the newest of them all. ``source_markdown`` is the
+    page's Markdown source, if it has one, for the languages of its code blocks.
     """
 
     url: str
@@ -40,6 +41,7 @@ class CollectedPage:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     tool_title: str | None = None
     source_file: Path | None = None
+    included: tuple[Path, ...] = ()
     section: tuple[str, ...] = ()
     in_nav: bool = True
     source_markdown: str = ""
@@ -119,7 +121,7 @@ def build_records(
             conversion=conversion,
             facts=facts,
             tool_title=page.tool_title,
-            modified=_modified_of(page.source_file, last_changed),
+            modified=_modified_of(page, last_changed),
             section=page.section,
             prev=prev,
             next=next_,
@@ -130,7 +132,9 @@ def build_records(
     return Assembled(records=records, llms_sections=sections, diagnostics=notes)
 
 
-def _modified_of(source_file: Path | None, last_changed: LastChanged) -> Callable[[], str]:
-    if source_file is None:
+def _modified_of(page: CollectedPage, last_changed: LastChanged) -> Callable[[], str]:
+    """When the page last changed: the newest of its source and the files it includes."""
+    if page.source_file is None:
         return last_changed.latest
-    return lambda: last_changed.of(source_file)
+    files = (page.source_file, *page.included)
+    return lambda: max(last_changed.of(path) for path in files)

@@ -23,6 +23,7 @@ from agentprose_core.cache import ConversionCache
 from agentprose_core.dates import LastChanged
 from agentprose_core.decorate import decorate_text
 from agentprose_core.errors import AgentproseError, ConfigError
+from agentprose_core.includes import included_files, search_dirs
 from agentprose_core.lang import normalize_lang
 from agentprose_core.model import SiteRecord
 from agentprose_core.publish import publish
@@ -89,6 +90,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.last_pages: dict[str, CollectedPage] = {}  # the last dirty build's, by source
         self.partial = False  # a dirty build that lacks pages: site files left as they were
         self.titles_shown = False  # the theme writes a page's title when it has no <h1>
+        self.docs_dir = Path()
+        self.include_dirs: tuple[Path, ...] = ()  # where snippets and includes are found
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.dirty = dirty
@@ -109,6 +112,10 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             )
         self.base_url = base_url_of(config.site_url)
         self.titles_shown = config.theme.name == "material"
+        self.docs_dir = Path(config.docs_dir)
+        snippets = config.mdx_configs.get("pymdownx.snippets") or {}
+        self.include_dirs = search_dirs(snippets.get("base_path", "."),
+                                        config_dir=Path(config.config_file_path or ".").parent)
         self.pages, self.sources, self.order, self.in_nav = {}, {}, [], set()  # serve reuses us
         self.records, self.site, self.assembled, self.last_changed = {}, None, None, None
         self.cache = self._cache(config)
@@ -274,17 +281,20 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         return ConversionCache(Path(config.config_file_path).parent / ".cache" / "agentprose")
 
     def _collect(self, page: Page, html: str) -> CollectedPage:
-        source = page.file.abs_src_path
+        source = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        markdown = self.sources.pop(page.file.src_uri, "")
         return CollectedPage(
             url=self.base_url + page.url,
             source=page.file.src_uri,
             content_html=html,
             metadata=dict(page.meta),
             tool_title=page.title,
-            source_file=Path(source) if source else None,
+            source_file=source,
+            included=included_files(markdown, page_file=source, docs_dir=self.docs_dir,
+                                    search=self.include_dirs),
             section=self._section(page),
             in_nav=page.file.src_uri in self.in_nav,
-            source_markdown=self.sources.pop(page.file.src_uri, ""),
+            source_markdown=markdown,
         )
 
     def _take_unrendered(self, files: Files) -> bool:

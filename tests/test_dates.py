@@ -87,3 +87,28 @@ def test_a_repository_without_commits_dates_from_files(tmp_path: Path) -> None:
     dates = LastChanged(tmp_path, tmp_path / "cache")
     assert dates.of(tmp_path / "a.md").endswith("Z")
     assert [note.code for note in dates.notes()] == ["no-git"]
+
+
+def test_files_outside_the_docs_folder_date_from_git(tmp_path: Path) -> None:
+    # autodoc modules in src/, an included ../CHANGES.rst: tracked, so never their mtime
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "docs" / "api.rst").write_text("api")
+    (tmp_path / "src" / "mod.py").write_text("x = 1")
+    (tmp_path / "CHANGES.rst").write_text("changes")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    (tmp_path / "src" / "mod.py").write_text("x = 2")
+    _git(tmp_path, "commit", "-qam", "two", when="2025-02-03T04:05:06+00:00")
+    (tmp_path / "generated.py").write_text("untracked")
+    for cache in (None, tmp_path / "cache", tmp_path / "cache"):  # and from the cache
+        dates = LastChanged(tmp_path / "docs", cache)
+        assert dates.of(tmp_path / "docs" / "api.rst") == "2024-01-02T03:04:05Z"
+        assert dates.of(tmp_path / "src" / "mod.py") == "2025-02-03T04:05:06Z"
+        assert dates.of(tmp_path / "CHANGES.rst") == "2024-01-02T03:04:05Z"
+        assert dates.notes() == []
+        dates.of(tmp_path / "generated.py")
+        (note,) = dates.notes()
+        assert note.code == "no-git" and "generated.py" in note.message
+    assert len(list((tmp_path / "cache").glob("git-history-*.json"))) == 2  # docs, repository

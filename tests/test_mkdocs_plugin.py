@@ -119,6 +119,30 @@ def test_build_in_git_repo_strict(git_site: Path) -> None:
     assert [link.title for link in outputs.llms["sections"]["Optional"]] == ["Extra"]
 
 
+def test_pages_that_include_files_date_from_the_newest(tmp_path: Path) -> None:
+    # pymdownx.snippets from outside docs/ (base_path), mkdocs-include-markdown's syntax
+    root = make_site(tmp_path / "proj", markdown_extensions=[
+        "admonition", {"pymdownx.snippets": {"base_path": ["snippets", "."]}}])
+    write_tree(root, {
+        "snippets/safety.md": "Watch the tide tables.\n",
+        "CHANGES.md": "## 1.0\n\nFirst.\n",
+        "docs/guide/rocks.md": '# Rock pools\n\n--8<-- "safety.md"\n\n'
+                               '--8<--\nCHANGES.md\n--8<--\n',
+    })
+    commit_all(root, "first", "2024-01-02T03:04:05+00:00")
+    (root / "snippets/safety.md").write_text("Watch the tide tables twice.\n")
+    commit_all(root, "snippet", "2025-03-04T05:06:07+00:00")
+    (root / "CHANGES.md").write_text("## 1.1\n\nSecond.\n")
+    commit_all(root, "changes", "2025-06-07T08:09:10+00:00")
+    done = mkdocs_build(root, "--strict")
+    assert done.returncode == 0, done.stderr
+    outputs = check_site(root / "site", "https://coast.example/docs/")
+    front, body = outputs.views["guide/rocks.md"]
+    assert "twice" in body and "Second." in body
+    assert front["modified"] == "2025-06-07T08:09:10Z"
+    assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
+
+
 def test_two_builds_give_the_same_bytes(git_site: Path) -> None:
     assert mkdocs_build(git_site).returncode == 0
     first = snapshot(git_site / "site")

@@ -14,7 +14,7 @@ from agentprose_core.settings import options
 from sphinx_agentprose.config import PREFIX
 
 from .outputs import check_site
-from .sites import commit_all, snapshot
+from .sites import commit_all, snapshot, write_tree
 
 ROOTS = Path(__file__).parent / "roots"
 BASE = "https://coast.example/docs/"
@@ -108,6 +108,41 @@ def test_git_dates_include_included_files(make_app: App, basic: Path) -> None:
     outputs = check_site(out, BASE)
     assert outputs.views["guide/tide-pools.md"][0]["modified"] == "2025-03-04T05:06:07Z"
     assert outputs.views["guide/rocks.md"][0]["modified"] == "2024-01-02T03:04:05Z"
+
+
+SRC_LAYOUT = {
+    "docs/conf.py": (
+        "import sys\nfrom pathlib import Path\n"
+        "sys.path.insert(0, str(Path(__file__).parent.parent / 'src'))\n"
+        "project = 'Pool'\nextensions = ['sphinx.ext.autodoc', 'sphinx_agentprose']\n"
+        "html_baseurl = 'https://coast.example/docs/'\n"
+    ),
+    "docs/index.rst": "Pool\n====\n\n.. toctree::\n\n   api\n   changes\n",
+    "docs/api.rst": "API\n===\n\n.. automodule:: tidepool\n   :members:\n",
+    "docs/changes.rst": ".. include:: ../CHANGES.rst\n",
+    "src/tidepool.py": '"""Tide pools."""\n\n\ndef drain() -> None:\n    """Empty it."""\n',
+    "CHANGES.rst": "Changes\n=======\n\n1.0\n---\n\nFirst.\n",
+}
+
+
+def test_pages_built_from_files_outside_the_docs_folder_date_from_git(
+        make_app: App, tmp_path: Path) -> None:
+    # Flask's shape: autodoc of src/, ``include::`` of ../CHANGES.rst. In CI the
+    # checkout time was every such page's date, and -W failed on the no-git warning.
+    repo = tmp_path / "repo"
+    write_tree(repo, SRC_LAYOUT)
+    commit_all(repo, "first", "2024-01-02T03:04:05+00:00")
+    (repo / "src" / "tidepool.py").write_text('"""Tide pools, drained."""\n')
+    commit_all(repo, "module", "2025-02-03T04:05:06+00:00")
+    (repo / "CHANGES.rst").write_text("Changes\n=======\n\n1.1\n---\n\nSecond.\n")
+    commit_all(repo, "changes", "2025-06-07T08:09:10+00:00")
+    app = make_app("html", srcdir=repo / "docs", warningiserror=True)
+    app.build()
+    assert "agentprose" not in app._warning.getvalue()
+    outputs = check_site(Path(app.outdir), BASE)
+    assert outputs.views["api.md"][0]["modified"] == "2025-02-03T04:05:06Z"
+    assert outputs.views["changes.md"][0]["modified"] == "2025-06-07T08:09:10Z"
+    assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
 
 
 def test_sub_path_and_override(make_app: App, basic: Path) -> None:
