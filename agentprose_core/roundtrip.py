@@ -46,9 +46,18 @@ def _parser() -> Any:
     return MarkdownIt("commonmark").enable("table")
 
 
+# A footnote definition is a paragraph to a renderer that knows footnotes (GitHub);
+# plain CommonMark would take a one-word one (``[^5]: [url](url)``) for a link
+# reference definition and show nothing.
+_FOOTNOTE_DEFINITION = re.compile(r"^([ \t>]*)\[\^(?=[^\]\n]+\]:)", re.MULTILINE)
+
+
 def markdown_structure(markdown: str) -> list[str]:
-    """The block marks of ``markdown`` as a CommonMark renderer reads it."""
+    """The block marks of ``markdown`` as a CommonMark renderer reads it (footnote
+    definitions as paragraphs, as GitHub's renderer shows them)."""
     marks: list[str] = []
+    if "[^" in markdown:
+        markdown = _FOOTNOTE_DEFINITION.sub(r"\1\\[^", markdown)
     tokens = _parser().parse(markdown)
     skip_to: str | None = None
     for position, token in enumerate(tokens):

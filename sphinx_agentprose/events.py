@@ -347,6 +347,9 @@ def _site_job(app: Sphinx, plan: Plan) -> SiteJob:
         records=plan.records, cache=plan.cache,
         docs=docs, sections=plan.order.sections, in_toctree=frozenset(plan.order.in_toctree),
         neighbours=plan.neighbours, prune_cache=plan.written.issuperset(docs),
+        written=tuple((doc, Path(app.builder.get_outfilename(doc)))  # type: ignore[attr-defined]
+                      for doc in docs if doc in plan.written),
+        theme=str(app.config.html_theme),
     )
 
 

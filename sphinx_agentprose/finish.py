@@ -12,8 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
+from agentprose_core.decorate import decorate_page
+from agentprose_core.diagnostics import Diagnostic
+from agentprose_core.errors import AgentproseError
+from agentprose_core.output import update_in_place
 from agentprose_core.publish import publish, write_view
 from agentprose_core.urls import output_path
 
@@ -21,7 +26,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from agentprose_core.cache import ConversionCache
-    from agentprose_core.diagnostics import Diagnostic
     from agentprose_core.model import PageRecord, SiteRecord
     from agentprose_core.settings import Settings
 
@@ -49,6 +53,8 @@ class SiteJob:
     in_toctree: frozenset[str]
     neighbours: dict[str, tuple[str | None, str | None]]
     prune_cache: bool
+    written: tuple[tuple[str, Path], ...] = ()  # (docname, HTML page) written by this build
+    theme: str = ""
 
 
 def ready(state: object) -> None:
@@ -64,11 +70,45 @@ def finish_site(state: object, job: SiteJob) -> list[Diagnostic]:
     returns what the build should report. ``state`` is a worker's (unused: the job
     holds everything)."""
     _drop_stale(job)
-    published = publish(job.outdir, job.site, _records(job), settings=job.settings,
+    records = _records(job)
+    published = publish(job.outdir, job.site, list(records.values()), settings=job.settings,
                         generator=job.generator, views=False)
     if job.cache is not None and job.prune_cache:
         job.cache.prune()
-    return published.diagnostics
+    return published.diagnostics + _heads_the_theme_dropped(job, records)
+
+
+def _heads_the_theme_dropped(job: SiteJob, records: dict[str, PageRecord]) -> list[Diagnostic]:
+    """The head tags of written pages whose theme left out ``metatags`` (the Pallets
+    themes of Flask, Click and Jinja redefine the block), added before ``</head>``;
+    pages that kept them are read and left as they are."""
+    headless: list[str] = []
+    for docname, page in job.written:
+        record = records.get(docname)
+        if record is None or not page.is_file():
+            continue
+        change = partial(_decorated, record=record, job=job, headless=headless, docname=docname)
+        try:
+            update_in_place(page, change)
+        except AgentproseError as error:
+            return [Diagnostic("head", f"The page's <head> tags were not added: {error}",
+                               docname)]
+    if not headless:
+        return []
+    return [Diagnostic(
+        "head", f"The theme '{job.theme}' writes {len(headless)} page(s) without a </head> "
+        f"(e.g. {headless[0]}): they have no discovery links nor JSON-LD. Use a theme that "
+        "writes a <head>, or add the tags to its layout template.")]
+
+
+def _decorated(document: bytes, *, record: PageRecord, job: SiteJob, headless: list[str],
+               docname: str) -> bytes | None:
+    if _HEAD_END not in document and _HEAD_END not in document.lower():
+        headless.append(docname)
+    return decorate_page(document, record, job.site, job.settings)
+
+
+_HEAD_END = b"</head"
 
 
 def _drop_stale(job: SiteJob) -> None:
@@ -82,10 +122,11 @@ def _drop_stale(job: SiteJob) -> None:
         job.records.remove(docname)
 
 
-def _records(job: SiteJob) -> list[PageRecord]:
-    """Every page's record, with prev/next and sections as they are in this build."""
+def _records(job: SiteJob) -> dict[str, PageRecord]:
+    """Every page's record by docname, in reading order, with prev/next and sections as
+    they are in this build."""
     stored = job.records.load_all(job.docs)
-    records = []
+    records = {}
     for docname in job.docs:
         if docname not in stored:
             continue
@@ -93,7 +134,7 @@ def _records(job: SiteJob) -> list[PageRecord]:
         if record != stored[docname]:  # a neighbour moved in the toctree: update the view
             write_view(job.outdir, record, job.base_url)
             job.records.save(docname, record)
-        records.append(record)
+        records[docname] = record
     return records
 
 

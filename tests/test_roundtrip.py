@@ -85,6 +85,11 @@ SYNTAX_IN_TEXT = {
         '<div class="admonition preview"><p class="admonition-title">Preview</p><div>'
         "<h2>MyClass</h2><p>Doc.</p><ul><li>a</li></ul><p>Attributes:</p><ol><li>b</li></ol>"
         "</div></div><p>After.</p>",
+    "a footnote of one link (a link reference definition to plain CommonMark)":
+        '<h3>Target footnotes</h3><aside class="footnote-list brackets"><aside class="footnote '
+        'brackets" id="id37" role="doc-footnote"><span class="label">5</span><p>'
+        '<a class="reference external" href="http://www.python.org/">http://www.python.org/'
+        "</a></p></aside></aside><h3>Next</h3>",
     "an empty heading": '<h3 style="margin: 0;">\n  </h3><p><small>special</small></p>',
     "a pipe table's caption": '<table id="id1"><caption><span class="caption-text">Frozen '
                               "<em>treats</em></span></caption><thead><tr><th>a</th></tr>"

@@ -145,6 +145,31 @@ def test_pages_built_from_files_outside_the_docs_folder_date_from_git(
     assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
 
 
+@pytest.mark.parametrize("parallel", [0, 2])
+def test_a_theme_that_drops_the_metatags_still_gets_the_head_tags(
+        make_app: App, tmp_path: Path, parallel: int) -> None:
+    # The Pallets themes (Flask, Click, Jinja) set ``metatags`` anew in their layout.
+    src = copy_root("basic", tmp_path / "src")
+    write_tree(src, {
+        "_themes/pallets-like/theme.conf": "[theme]\ninherit = basic\n",
+        "_themes/pallets-like/layout.html": (
+            '{% extends "basic/layout.html" %}\n{% set metatags %}<meta name="viewport" '
+            'content="width=device-width">{% endset %}\n'),
+    })
+    out = build(make_app, src, parallel=parallel, confoverrides={
+        "html_theme": "pallets-like", "html_theme_path": ["_themes"]})
+    check_site(out, BASE, expect_pages=5)
+    page = (out / "guide" / "tide-pools.html").read_text(encoding="utf-8")
+    assert page.count('rel="agentprose-index"') == 1
+    assert page.count('type="text/markdown"') == 1 and "application/ld+json" in page
+    assert '<meta name="viewport"' in page
+    assert 'rel="agentprose-index"' not in (out / "search.html").read_text(encoding="utf-8")
+    again = build(make_app, src, parallel=parallel, confoverrides={
+        "html_theme": "pallets-like", "html_theme_path": ["_themes"]})  # incremental
+    page = (again / "guide" / "tide-pools.html").read_text(encoding="utf-8")
+    assert page.count('rel="agentprose-index"') == 1
+
+
 def test_sub_path_and_override(make_app: App, basic: Path) -> None:
     base = "https://example.org/a/b/"
     out = build(make_app, basic, "dirhtml", confoverrides={
