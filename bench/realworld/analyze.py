@@ -64,6 +64,8 @@ class SiteAnalysis:
         self.langs = Finding()
         self.lang_counts = LangCount()
         self.crashes = Finding()
+        self.dates = Finding()
+        self.times = checks.commit_times(docs_dir)
 
     def run(self) -> dict[str, Any]:
         for post in self.site.posts:
@@ -76,6 +78,7 @@ class SiteAnalysis:
             "pages": len(html_pages), "views": len(self.site.posts),
             "checker": _checker(self.site.root, self.site.base),
             "front_matter": self.front.to_dict(),
+            "dates": self.dates.to_dict(),
             "roundtrip": self.roundtrip.to_dict(),
             "unbalanced_fences": self.fences.to_dict(),
             "bad_tags": self.tags.to_dict(),
@@ -93,6 +96,7 @@ class SiteAnalysis:
 
     def _post(self, post: checks.Post) -> None:
         checks.check_front_matter(post, self.front)
+        checks.check_date(post, self.times, self.dates)
         body = checks.view_body(post.view)
         bad = checks.unbalanced_fences(body)
         if bad:
@@ -113,6 +117,12 @@ class SiteAnalysis:
             return
         if content is None:
             self.crashes.add(post.url, "parse_page found no content")
+            return
+        if not content.text_content().strip():
+            # the theme shows none of the page's content (Material's home.html empties
+            # the content block): nothing to compare the view with; counted apart
+            self.roundtrip.by["theme shows no content"] += 1
+            self.roundtrip.examples.append({"where": post.url, "message": "no content shown"})
             return
         self._roundtrip(post, to_html(content), body)
         self._languages(post, content, body)

@@ -9,9 +9,11 @@ comparison (``roundtrip_mismatches``), as the harness's brief says.
 from __future__ import annotations
 
 import copy as copy_module
+import datetime as dt
 import html
 import json
 import re
+import subprocess
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -150,6 +152,37 @@ def check_front_matter(post: Post, finding: Finding) -> None:
     for line in front.splitlines():
         if not (_FM_LINE.fullmatch(line) or _FM_KEY.fullmatch(line) or _FM_ITEM.fullmatch(line)):
             finding.add(where, f"front matter line not a quoted string: {line!r}", "unquoted")
+
+
+# ---- dates --------------------------------------------------------------------------
+
+
+def commit_times(checkout: Path) -> tuple[set[str], str]:
+    """Every commit time of the checkout's history (UTC ISO, as views write them) and
+    HEAD's: a ``modified`` that is none of them came from a file's time or a clock."""
+    out = subprocess.run(["git", "-C", str(checkout), "log", "--format=%ct"],
+                         capture_output=True, text=True, check=False).stdout.split()
+    times = [dt.datetime.fromtimestamp(int(t), dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+             for t in out]
+    return set(times), (times[0] if times else "")
+
+
+def check_date(post: Post, times: tuple[set[str], str], finding: Finding) -> None:
+    """``modified`` must be a commit time of the repository (metadata dates aside:
+    the view's own ``published`` or a date-only value), never after HEAD."""
+    front, _ = split_front_matter(post.view)
+    try:
+        data = yaml.safe_load(front or "") or {}
+    except yaml.YAMLError:
+        return
+    modified = str(data.get("modified") or "")
+    commits, head = times
+    if not modified or modified in commits or modified.endswith("T00:00:00Z"):
+        return
+    if modified == data.get("published"):
+        return
+    kind = "after HEAD (a clock)" if head and modified > head else "not a commit time"
+    finding.add(post.view_url, f"modified {modified} is {kind}", kind)
 
 
 # ---- fences -------------------------------------------------------------------------

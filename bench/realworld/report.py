@@ -7,7 +7,8 @@ from typing import Any
 COLUMNS = (
     "site", "tool/theme", "pages", "views", "bare s", "agentprose s", "exit codes",
     "round-trip pages/mismatches", "unbalanced fences", "bad tags", "unresolved fragments",
-    "languages kept/knowable", "hidden leaks", "nondeterministic files", "checker findings",
+    "languages kept/knowable", "hidden leaks", "nondeterministic files",
+    "dates not commits", "checker findings",
 )
 
 
@@ -28,6 +29,12 @@ def _tags(checks: dict[str, Any]) -> str:
     return f"{count} ({top})"
 
 
+def _roundtrip(roundtrip: dict[str, Any]) -> str:
+    shown = f"{roundtrip['pages']}/{roundtrip['count']}"
+    hidden = (roundtrip.get("by") or {}).get("theme shows no content", 0)
+    return f"{shown} (+{hidden} the theme shows no content)" if hidden else shown
+
+
 def _fragments(checks: dict[str, Any]) -> str:
     lost = checks["fragments"]["count"]
     broken = _get(checks, "fragments_broken_in_site", "count", default=0)
@@ -38,6 +45,12 @@ def _determinism(checks: dict[str, Any]) -> str:
     differing = _get(checks, "determinism", "differing", default="-")
     html = _get(checks, "determinism", "html_differing", default=0)
     return f"{differing} (HTML: {html})" if html else str(differing)
+
+
+def _dates(checks: dict[str, Any]) -> str:
+    count = _get(checks, "dates", "count", default="-")
+    clock = _get(checks, "dates", "by", "after HEAD (a clock)", default=0)
+    return f"{count} ({clock} after HEAD)" if clock else str(count)
 
 
 def _langs(checks: dict[str, Any]) -> str:
@@ -76,16 +89,16 @@ def _row(entry: dict[str, Any]) -> list[str]:
         message = entry.get("error") or checks.get("error")
         return [entry["site"], f"{entry['tool']}/{entry['theme']}", "", "",
                 str(_get(built, "bare", "seconds")), str(_get(built, "agentprose", "seconds")),
-                codes, f"ERROR: {message}", *[""] * 7]
+                codes, f"ERROR: {message}", *[""] * 8]
     roundtrip = checks["roundtrip"]
     return [
         entry["site"], f"{entry['tool']}/{entry['theme']}", str(checks["pages"]),
         str(checks["views"]), f"{built['bare']['seconds']:.1f}",
         f"{built['agentprose']['seconds']:.1f}", codes,
-        f"{roundtrip['pages']}/{roundtrip['count']}",
+        _roundtrip(roundtrip),
         str(checks["unbalanced_fences"]["count"]), _tags(checks),
         _fragments(checks), _langs(checks), _leaks(checks),
-        _determinism(checks), _checker(checks),
+        _determinism(checks), _dates(checks), _checker(checks),
     ]
 
 
