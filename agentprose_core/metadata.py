@@ -89,14 +89,23 @@ def _flag(value: Any) -> bool | None:
 
 def opted_out(meta: Mapping[str, Any] | None) -> bool:
     """True for a page whose metadata turns its agent output off (``agentprose: false``,
-    ``draft: true``): the two facts :func:`read_metadata` gives as ``excluded`` and
-    ``draft``, without reading the rest (a build asks it of every page up front)."""
+    ``draft: true``, a redirect stub): the two facts :func:`read_metadata` gives as
+    ``excluded`` and ``draft``, without reading the rest (a build asks it of every page
+    up front)."""
     data = meta or {}
     return _switched_off(data) or _is_draft(data)
 
 
 def _switched_off(data: Mapping[str, Any]) -> bool:
-    return _flag(data.get("agentprose", True)) is False
+    return _flag(data.get("agentprose", True)) is False or _is_redirect(data)
+
+
+def _is_redirect(data: Mapping[str, Any]) -> bool:
+    """A stub that sends readers elsewhere (``template: redirect.html``, as Material's
+    own docs do): no content of its own, so no view."""
+    template = data.get("template")
+    return isinstance(template, str) and \
+        template.replace("\\", "/").rsplit("/", 1)[-1].split(".")[0] == "redirect"
 
 
 def _is_draft(data: Mapping[str, Any]) -> bool:

@@ -51,6 +51,15 @@ def test_switches() -> None:
     assert not read_metadata(None, location="x").excluded
 
 
+@pytest.mark.parametrize("template", ["redirect.html", "overrides/redirect.html", "redirect"])
+def test_a_redirect_stub_gets_no_view(template: str) -> None:
+    # Material's docs: ``template: redirect.html`` with ``location: getting-started/``
+    meta = {"template": template, "location": "getting-started/"}
+    assert read_metadata(meta, location="x").excluded and opted_out(meta)
+    assert not opted_out({"template": "home.html"})
+    assert not opted_out({"template": "redirects-explained.html"})
+
+
 def test_title_rule() -> None:
     conversion = Conversion(markdown="", headings=(Heading(2, "a", "Sub"), Heading(1, "b", "Page")))
     assert page_title(read_metadata({"title": "Meta"}, location="x"), conversion, "Nav") == "Meta"

@@ -143,6 +143,25 @@ def test_pages_that_include_files_date_from_the_newest(tmp_path: Path) -> None:
     assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
 
 
+def test_a_redirect_stub_gets_nothing(tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", theme={"name": "mkdocs", "custom_dir": "overrides"},
+                     nav=[*NAV, {"Old": "old.md"}])
+    write_tree(root, {
+        "overrides/redirect.html": '<!doctype html><html><head><meta http-equiv="refresh" '
+                                   'content="0; url={{ page.meta.location }}"></head></html>',
+        "docs/old.md": "---\ntemplate: redirect.html\nlocation: ../guide/rocks/\n---\n",
+    })
+    commit_all(root, "first", "2024-01-02T03:04:05+00:00")
+    done = mkdocs_build(root, "--strict")
+    assert done.returncode == 0, done.stderr
+    site = root / "site"
+    outputs = check_site(site, "https://coast.example/docs/")
+    assert "old.md" not in outputs.views and not (site / "old.md").exists()
+    for output in ("agentprose.json", "llms.txt", "llms-full.txt"):
+        assert "/old" not in (site / output).read_text(encoding="utf-8"), output
+    assert b"text/markdown" not in (site / "old/index.html").read_bytes()
+
+
 def test_two_builds_give_the_same_bytes(git_site: Path) -> None:
     assert mkdocs_build(git_site).returncode == 0
     first = snapshot(git_site / "site")
