@@ -148,10 +148,48 @@ class _Reader:
         return None
 
 
+# What a metadata value may hold before it is walked: a YAML alias bomb (nine levels of
+# nine references to the level below) is a few lines of front matter and 387 million
+# strings to walk. Anything larger is no author or tag list.
+MAX_VALUE_NODES = 10_000
+MAX_VALUE_DEPTH = 32
+
+
+def _oversized(value: Any) -> bool:
+    """True when walking ``value`` would visit more than MAX_VALUE_NODES values (shared
+    ones counted each time they are reached) or go deeper than MAX_VALUE_DEPTH."""
+    budget = MAX_VALUE_NODES
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        budget -= 1
+        if budget < 0 or depth > MAX_VALUE_DEPTH:
+            return True
+        if isinstance(item, Mapping):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend((child, depth + 1) for child in item)
+    return False
+
+
+def _bounded(reader: _Reader, meta: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``meta`` without the values too large to walk; one warning names them."""
+    dropped = [key for key, value in meta.items()
+               if isinstance(value, (Mapping, list, tuple)) and _oversized(value)]
+    if not dropped:
+        return meta
+    names = ", ".join(f"'{key}'" for key in dropped[:5]) + (
+        f" and {len(dropped) - 5} more" if len(dropped) > 5 else "")
+    reader.notes.append(Diagnostic(
+        "bad-metadata", f"metadata {names}: more than {MAX_VALUE_NODES:,} values or nested "
+        f"deeper than {MAX_VALUE_DEPTH} levels (a YAML alias bomb?); ignored.", reader.location))
+    return {key: value for key, value in meta.items() if key not in dropped}
+
+
 def read_metadata(meta: Mapping[str, Any] | None, *, location: str) -> PageFacts:
     """Clean metadata of one page (``location`` names it in diagnostics)."""
     reader = _Reader(meta or {}, location)
-    data = reader.meta
+    reader.meta = data = _bounded(reader, reader.meta)
     authors = _names(data.get("authors", data.get("author")))
     tags = _names(data.get("tags", data.get("keywords")))
     dated = isinstance(data.get("date"), Mapping)

@@ -51,6 +51,27 @@ def test_switches() -> None:
     assert not read_metadata(None, location="x").excluded
 
 
+def _alias_bomb(levels: int = 9) -> str:
+    lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, levels)]
+    return "\n".join([*lines, f"tags: *a{levels - 1}", "title: Bomb"])
+
+
+def test_a_yaml_alias_bomb_is_ignored_not_walked() -> None:
+    import yaml
+
+    meta = yaml.safe_load(_alias_bomb())  # nine levels: 387,420,489 strings if walked
+    facts = read_metadata(meta, location="bomb.md")
+    assert facts.title == "Bomb" and facts.tags == ()
+    (note,) = facts.diagnostics
+    assert note.location == "bomb.md" and "'a4'" in note.message and "1 more" in note.message
+    deep: list[object] = []
+    for _ in range(40):
+        deep = [deep]
+    assert read_metadata({"authors": deep}, location="x").diagnostics
+    assert read_metadata({"tags": ["a"] * 500}, location="x").tags == ("a",)
+
+
 @pytest.mark.parametrize("template", ["redirect.html", "overrides/redirect.html", "redirect"])
 def test_a_redirect_stub_gets_no_view(template: str) -> None:
     # Material's docs: ``template: redirect.html`` with ``location: getting-started/``
