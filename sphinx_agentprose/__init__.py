@@ -15,9 +15,13 @@ __all__ = ["setup"]
 
 
 def _check_config(app: Sphinx, config: Config) -> None:
-    from .config import settings_of
+    from sphinx.util import logging
 
-    settings_of(config)  # raises ConfigError with what to change
+    from .config import checked_settings, misspelled_names
+
+    for message in misspelled_names(config):
+        logging.getLogger(__name__).warning(message, type="agentprose", subtype="config")
+    checked_settings(config)  # one error line that says what to change
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

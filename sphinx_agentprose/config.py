@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 from typing import TYPE_CHECKING, Any, Literal
 
 from sphinx.errors import ConfigError
+from sphinx.util import logging
 
 from agentprose_core.errors import AgentproseError
 from agentprose_core.settings import Settings, options, settings_from_mapping
@@ -15,9 +17,13 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
-__all__ = ["PREFIX", "add_config_values", "base_url", "settings_of"]
+__all__ = [
+    "PREFIX", "add_config_values", "base_url", "checked_base_url", "checked_settings",
+    "misspelled_names", "settings_of",
+]
 
 PREFIX = "agentprose_"
+logger = logging.getLogger(__name__)
 _SPHINX_TYPES: dict[str, tuple[type, ...]] = {
     "exclude": (list, tuple),
     "sections": (dict,),
@@ -59,6 +65,44 @@ def settings_of(config: Config) -> Settings:
         raise ConfigError(f"{error} (set as {PREFIX}<option> in conf.py)") from error
 
 
+def checked_settings(config: Config) -> Settings | None:
+    """:func:`settings_of`, or None after one error line that says what to change:
+    Sphinx 9 reports an exception raised here as a crash, with a traceback."""
+    try:
+        return settings_of(config)
+    except ConfigError as error:
+        _config_error(str(error) + " agentprose writes nothing until this is fixed.")
+        return None
+
+
+def checked_base_url(config: Config) -> str | None:
+    """:func:`base_url`, or None after one error line that says what to change."""
+    try:
+        return base_url(config)
+    except ConfigError as error:
+        _config_error(str(error) + " agentprose writes nothing until it is set.")
+        return None
+
+
+def _config_error(message: str) -> None:
+    logger.error(message, type="agentprose", subtype="config", once=True)
+
+
+def misspelled_names(config: Config) -> list[str]:
+    """A warning for each ``agentprose_*`` name in conf.py that is no option, with the
+    option it most likely meant: Sphinx itself ignores unknown names there."""
+    known = [option.name for option in options()] + ["base_url"]
+    raw: dict[str, Any] = getattr(config, "_raw_config", {})
+    found = []
+    for name in sorted(n for n in raw if n.startswith(PREFIX) and n[len(PREFIX):] not in known):
+        # compared without the prefix, which every name shares
+        close = difflib.get_close_matches(name[len(PREFIX):], known, n=1, cutoff=0.6)
+        hint = f"did you mean '{PREFIX}{close[0]}'?" if close else \
+            f"the options are: {', '.join(PREFIX + k for k in sorted(known))}."
+        found.append(f"conf.py sets '{name}', which is no agentprose option: {hint}")
+    return found
+
+
 def base_url(config: Config) -> str:
     """``agentprose_base_url``, else ``html_baseurl``, else Read the Docs' canonical URL."""
     found = (
@@ -71,6 +115,8 @@ def base_url(config: Config) -> str:
             "agentprose needs the site's URL for absolute canonical links: set html_baseurl "
             "(or agentprose_base_url) in conf.py, e.g. html_baseurl = 'https://example.com/docs/'."
         )
+    if not isinstance(found, str):
+        raise ConfigError(f"html_baseurl (or agentprose_base_url) must be text, not {found!r}.")
     try:
         return base_url_of(found)
     except AgentproseError as error:

@@ -42,7 +42,7 @@ from agentprose_core.settings import Settings
 from agentprose_core.sitepages import is_source_excluded
 from agentprose_core.urls import check_unique_views, page_key, view_url
 
-from .config import base_url, settings_of
+from .config import checked_base_url, checked_settings
 from .deferred import DeferredPages
 from .finish import SiteJob, finish_site, ready
 from .order import ReadingOrder, reading_order
@@ -112,13 +112,16 @@ def _log(diagnostics: Iterable[Diagnostic], docname: str | None = None) -> None:
 
 
 def builder_inited(app: Sphinx) -> None:
-    settings = settings_of(app.config)
-    if not settings.enabled or app.builder.name not in BUILDERS:
+    settings = checked_settings(app.config)  # a mistake was reported at config-inited
+    if settings is None or not settings.enabled or app.builder.name not in BUILDERS:
         if app.builder.name == "singlehtml":
             logger.info("agentprose: singlehtml builds get no agent outputs; build html.")
         return
+    site_url = checked_base_url(app.config)
+    if site_url is None:
+        return
     plan = app.agentprose_plan = Plan(  # type: ignore[attr-defined]
-        settings=settings, base_url=base_url(app.config),
+        settings=settings, base_url=site_url,
         records=StoredRecords(Path(app.doctreedir) / "agentprose"),
     )
     # A rebuild of a site we know: the worker starts now, while Sphinx reads, so that

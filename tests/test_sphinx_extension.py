@@ -11,7 +11,7 @@ import pytest
 from sphinx.errors import ConfigError
 
 from agentprose_core.settings import options
-from sphinx_agentprose.config import PREFIX
+from sphinx_agentprose.config import PREFIX, settings_of
 
 from .outputs import check_site
 from .sites import commit_all, snapshot, write_tree
@@ -192,9 +192,23 @@ def test_autodoc_and_myst(make_app: App, tmp_path: Path) -> None:
     assert post["tags"] == ["field", "notes"]
 
 
+def _mistake(make_app: App, srcdir: Path, **kwargs: Any) -> str:
+    """A build with a mistake in conf.py: one line that says what to change, no
+    traceback, and no agent output at all (nothing written half-configured)."""
+    app = make_app("html", srcdir=srcdir, **kwargs)
+    app.build()
+    warnings = app._warning.getvalue()
+    assert "Traceback" not in warnings
+    assert not list(Path(app.outdir).rglob("*.md"))
+    assert not (Path(app.outdir) / "agentprose.json").exists()
+    assert "text/markdown" not in (Path(app.outdir) / "index.html").read_text(encoding="utf-8")
+    return str(warnings)
+
+
 def test_missing_base_url_is_a_config_error(make_app: App, tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="set html_baseurl"):
-        make_app("html", srcdir=copy_root("nobaseurl", tmp_path / "src"))
+    warnings = _mistake(make_app, copy_root("nobaseurl", tmp_path / "src"))
+    assert "ERROR" in warnings and "set html_baseurl" in warnings
+    assert warnings.count("set html_baseurl") == 1
 
 
 def test_other_builders_are_left_alone(make_app: App, tmp_path: Path) -> None:
@@ -210,8 +224,21 @@ def test_other_builders_are_left_alone(make_app: App, tmp_path: Path) -> None:
 def test_bad_config_value_is_a_config_error(
     make_app: App, basic: Path, name: str, value: object, message: str
 ) -> None:
-    with pytest.raises(ConfigError, match=message):
-        make_app("html", srcdir=basic, confoverrides={PREFIX + name: value})
+    warnings = _mistake(make_app, basic, confoverrides={PREFIX + name: value})
+    assert "ERROR" in warnings and message in warnings and "[agentprose.config]" in warnings
+    assert warnings.count(message) == 1
+    with pytest.raises(ConfigError, match=message):  # the helper that says so
+        settings_of(make_app("html", srcdir=basic, confoverrides={PREFIX + name: value}).config)
+
+
+def test_a_misspelled_option_is_named_with_the_right_one(make_app: App, basic: Path) -> None:
+    with (basic / "conf.py").open("a", encoding="utf-8") as conf:
+        conf.write("agentprose_exlcude = ['guide/*']\nagentprose_zzz = 1\n")
+    app = make_app("html", srcdir=basic)
+    warnings = app._warning.getvalue()
+    assert "'agentprose_exlcude', which is no agentprose option: did you mean " \
+           "'agentprose_exclude'?" in warnings
+    assert "'agentprose_zzz', which is no agentprose option: the options are: " in warnings
 
 
 def test_config_values_mirror_core_settings(make_app: App, basic: Path) -> None:
