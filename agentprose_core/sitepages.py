@@ -11,13 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .cache import ConversionCache, convert_cached, site_digest
+from .diagnostics import Diagnostic
 from .metadata import PageFacts, read_metadata
 from .records import make_record
-from .urls import check_unique_views, page_key, site_map
+from .urls import page_key, site_map, view_collisions
 
 if TYPE_CHECKING:
     from .dates import LastChanged
-    from .diagnostics import Diagnostic
     from .model import Conversion, PageRecord
     from .settings import Settings
 
@@ -100,8 +100,10 @@ def build_records(
         notes.extend(facts.diagnostics)
         if not is_excluded(facts, page.source, settings.exclude):
             kept.append((page, facts))
-    views = site_map((p.url for p, _ in kept), base_url, settings.view_layout)
-    check_unique_views(views)
+    urls = [p.url for p, _ in kept]
+    views = site_map(urls, base_url, settings.view_layout)
+    notes.extend(Diagnostic("view-collision", message)
+                 for message in view_collisions(urls, base_url, settings.view_layout))
     digest = site_digest(views)
     in_nav = [p.url for p, _ in kept if p.in_nav]
     neighbours = {url: (in_nav[i - 1] if i else None, in_nav[i + 1] if i + 1 < len(in_nav)

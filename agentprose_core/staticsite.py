@@ -32,7 +32,7 @@ from .output import update_in_place
 from .pool import WorkerPool, remember, run_all, run_all_while
 from .publish import publish, write_view
 from .tree import Element, detached
-from .urls import base_url_of, check_unique_views, is_on_site, output_path, page_key, site_map
+from .urls import base_url_of, is_on_site, output_path, page_key, site_map, view_collisions
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -273,8 +273,10 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     found, nav_sections = _in_nav_order([f for f in read if has_view(f.extracted)], read[0].nav)
     for page in found:
         result.diagnostics.extend(page.extracted.diagnostics)
-    views = site_map((f.url for f in found), base, settings.view_layout)
-    check_unique_views(views)
+    urls = [f.url for f in found]
+    views = site_map(urls, base, settings.view_layout)
+    result.diagnostics.extend(Diagnostic("view-collision", message)
+                              for message in view_collisions(urls, base, settings.view_layout))
     site = _site_record(found, base, settings)
     conversions = _conversions(found, state, views, pool)
     records = _records(site_dir, found, conversions, base=base, views=views, site=site,

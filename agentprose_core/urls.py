@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from functools import lru_cache
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
@@ -16,14 +16,15 @@ from .errors import InputError
 __all__ = [
     "INDEX_NAMES",
     "base_url_of",
-    "check_unique_views",
     "is_on_site",
     "output_path",
     "page_key",
     "resolve",
     "site_map",
     "unsafe_scheme",
+    "view_collisions",
     "view_url",
+    "views_of",
 ]
 
 INDEX_NAMES = ("index.html", "index.htm")
@@ -87,12 +88,38 @@ def _view_path(path: str, root: bool, layout: str) -> str:
     return directory + ("index.html.md" if stem is None else stem + ".md")
 
 
+def views_of(page_urls: Iterable[str], base_url: str, layout: str) -> dict[str, str]:
+    """Each page URL -> its agent-view URL, every page a view of its own.
+
+    In the sibling layout ``/changes.html`` and ``/changes/`` both come to
+    ``/changes.md``: the directory page then takes ``/changes/index.md`` (as in the
+    directory layout), whichever order the pages come in. :func:`view_collisions`
+    says which pages moved."""
+    views = {url: view_url(url, base_url, layout) for url in page_urls}
+    if len(set(views.values())) == len(views):
+        return views
+    taken: dict[str, list[str]] = {}
+    for url, view in views.items():
+        taken.setdefault(view, []).append(url)
+    for urls in taken.values():
+        if len(urls) > 1:
+            for url in urls:
+                if _is_directory_page(url):
+                    views[url] = view_url(url, base_url, "directory")
+    return views
+
+
+def _is_directory_page(url: str) -> bool:
+    path = urlsplit(url).path
+    return path.endswith("/") or path.rsplit("/", 1)[-1] in INDEX_NAMES
+
+
 def site_map(page_urls: Iterable[str], base_url: str, layout: str) -> dict[str, str]:
     """Each page's :func:`page_key` -> its agent-view URL: what links are rewritten by.
 
     Every caller builds it here, so that the map a worker converts with and the map
     the build ends with agree for the same pages."""
-    return {page_key(url): view_url(url, base_url, layout) for url in page_urls}
+    return {page_key(url): view for url, view in views_of(page_urls, base_url, layout).items()}
 
 
 @lru_cache(maxsize=8192)  # every page links the same nav and sibling pages
@@ -213,12 +240,11 @@ def output_path(url: str, base_url: str) -> str:
     return normal
 
 
-def check_unique_views(views: Mapping[str, str]) -> None:
-    """Raise :class:`InputError` when two pages (page URL -> view URL) share a view.
-
-    ``/a.html`` and ``/a/`` both map to ``/a.md`` in the sibling layout; the error says
-    which pages collide and which layout separates them.
-    """
+def view_collisions(page_urls: Iterable[str], base_url: str, layout: str) -> list[str]:
+    """What to tell the user about pages :func:`views_of` gave a view other than their
+    layout's, and pages that still share one (raises :class:`InputError` then)."""
+    urls = list(page_urls)
+    views = views_of(urls, base_url, layout)
     seen: dict[str, str] = {}
     for page, view in views.items():
         other = seen.setdefault(view, page)
@@ -228,3 +254,11 @@ def check_unique_views(views: Mapping[str, str]) -> None:
                 "view_layout to 'index-html' (views named after each page's file), or "
                 "rename one of the pages."
             )
+    planned = {url: view_url(url, base_url, layout) for url in urls}
+    return [
+        f"The pages {url} and {other} would share the agent view {planned[url]}: "
+        f"{url} has {views[url]} instead. Rename one of them, or set view_layout to "
+        "'directory' or 'index-html', to make the choice yours."
+        for url in urls if views[url] != planned[url]
+        for other in urls if other != url and planned[other] == planned[url]
+    ]

@@ -33,6 +33,7 @@ from agentprose_core import __version__
 from agentprose_core.background import MIN_PAGES, conversion_pool, warm_up, worker_count
 from agentprose_core.cache import ConversionCache, site_digest
 from agentprose_core.dates import LastChanged
+from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
 from agentprose_core.lang import normalize_lang
 from agentprose_core.metadata import opted_out, read_metadata
@@ -40,7 +41,7 @@ from agentprose_core.model import SiteRecord
 from agentprose_core.publish import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
 from agentprose_core.settings import Settings
 from agentprose_core.sitepages import is_source_excluded
-from agentprose_core.urls import check_unique_views, page_key, view_url
+from agentprose_core.urls import page_key, view_collisions, views_of
 
 from .config import checked_base_url, checked_settings
 from .deferred import DeferredPages
@@ -55,7 +56,6 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from agentprose_core.diagnostics import Diagnostic
     from agentprose_core.pool import WorkerPool
 
     from .deferred import Note
@@ -158,14 +158,16 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if plan is None:
         return []
     plan.order = reading_order(env, app.config.root_doc)
-    urls = {docname: _page_url(app, plan, docname) for docname in plan.order.docs}
-    for docname in plan.order.docs:
-        if _gets_view(env, docname, plan.settings.exclude):
-            url = urls[docname]
-            plan.views[docname] = view_url(url, plan.base_url, plan.settings.view_layout)
-            plan.site_map[page_key(url)] = plan.views[docname]
+    urls = {docname: _page_url(app, plan, docname) for docname in plan.order.docs
+            if _gets_view(env, docname, plan.settings.exclude)}
+    layout = plan.settings.view_layout
+    views = views_of(urls.values(), plan.base_url, layout)
+    for docname, url in urls.items():
+        plan.views[docname] = views[url]
+        plan.site_map[page_key(url)] = views[url]
     try:
-        check_unique_views({urls[doc]: view for doc, view in plan.views.items()})
+        _log(Diagnostic("view-collision", message)
+             for message in view_collisions(urls.values(), plan.base_url, layout))
     except AgentproseError as error:
         raise ExtensionError(f"agentprose: {error}") from error
     listed = [doc for doc in plan.order.docs if doc in plan.views and doc in plan.order.in_toctree]

@@ -280,6 +280,24 @@ def test_unicode_spaces_and_foreign_canonical(site: Path) -> None:
     assert "evil.example" not in (site / "agentprose.json").read_text(encoding="utf-8")
 
 
+def test_a_page_and_a_folder_of_one_name_each_get_a_view(site: Path) -> None:
+    from agentprose_core.settings import Settings
+    from agentprose_core.staticsite import build_site
+
+    page = (site / "rock-pools.html").read_text(encoding="utf-8")
+    (site / "changes").mkdir()
+    (site / "changes.html").write_text(page.replace("Rock pools", "Changes page"),
+                                       encoding="utf-8")
+    (site / "changes" / "index.html").write_text(page.replace("Rock pools", "Changes folder"),
+                                                 encoding="utf-8")
+    result = build_site(site, base_url=BASE, settings=Settings())
+    outputs = check_site(site, BASE, expect_pages=7)
+    assert "Changes page" in outputs.views["changes.md"][0]["title"]
+    assert "Changes folder" in outputs.views["changes/index.md"][0]["title"]
+    (note,) = [d for d in result.diagnostics if d.code == "view-collision"]
+    assert "changes/ and " in note.message and "changes/index.md instead" in note.message
+
+
 def test_index_cap_keeps_the_bodies_up_to_its_size(site: Path, tmp_path: Path) -> None:
     from agentprose_core.settings import Settings
     from agentprose_core.staticsite import build_site

@@ -170,6 +170,21 @@ def test_a_theme_that_drops_the_metatags_still_gets_the_head_tags(
     assert page.count('rel="agentprose-index"') == 1
 
 
+def test_a_page_and_a_folder_of_one_name_each_get_a_view(make_app: App, basic: Path) -> None:
+    write_tree(basic, {"guide.rst": "Guide page\n==========\n\nSee :doc:`guide/index`.\n",
+                       "guide/index.rst": "Guide\n=====\n\nSee :doc:`/guide`.\n"})
+    with (basic / "index.rst").open("a", encoding="utf-8") as index:
+        index.write("\n.. toctree::\n\n   guide\n   guide/index\n")
+    app = make_app("html", srcdir=basic)
+    app.build()
+    assert "would share the agent view" in app._warning.getvalue()
+    outputs = check_site(Path(app.outdir), BASE)
+    assert outputs.views["guide.md"][0]["title"] == "Guide page"
+    assert outputs.views["guide/index.md"][0]["title"] == "Guide"
+    assert f"({BASE}guide/index.md)" in outputs.views["guide.md"][1]
+    assert f"({BASE}guide.md)" in outputs.views["guide/index.md"][1]
+
+
 def test_sub_path_and_override(make_app: App, basic: Path) -> None:
     base = "https://example.org/a/b/"
     out = build(make_app, basic, "dirhtml", confoverrides={

@@ -203,3 +203,18 @@ def test_links_into_the_page_go_where_the_page_goes(page: str, hrefs: list[str],
         _link_target(href, page, each) for href in kept
     ]
     assert shortcut.asked == each.asked
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_a_page_and_a_folder_of_one_name_get_views_of_their_own(order: int) -> None:
+    from agentprose_core.urls import view_collisions, views_of
+
+    base = "https://x.org/docs/"
+    urls = [base + "changes.html", base + "changes/index.html", base + "a/", base][::order]
+    views = views_of(urls, base, "sibling")
+    assert views[base + "changes.html"] == base + "changes.md"
+    assert views[base + "changes/index.html"] == base + "changes/index.md"
+    assert views[base + "a/"] == base + "a.md" and views[base] == base + "index.md"
+    (message,) = view_collisions(urls, base, "sibling")
+    assert message.startswith(f"The pages {base}changes/index.html and {base}changes.html")
+    assert view_collisions(urls, base, "directory") == []
