@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["Diagnostic", "Severity", "unique"]
+__all__ = ["Diagnostic", "Severity", "audible", "unique"]
 
 Severity = Literal["warning", "info"]
 
@@ -32,3 +32,9 @@ class Diagnostic:
 def unique(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """``diagnostics`` without repeats, in first-seen order: one warning, not one a page."""
     return list(dict.fromkeys(diagnostics))
+
+
+def audible(diagnostics: Iterable[Diagnostic], quiet: Collection[str]) -> list[Diagnostic]:
+    """``diagnostics`` without repeats and without those whose code the user keeps
+    quiet (the ``quiet`` setting)."""
+    return [d for d in unique(diagnostics) if d.code not in quiet]

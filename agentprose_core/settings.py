@@ -109,6 +109,12 @@ class Settings:
         "`llms.txt` sections instead of the nav's: each title with glob patterns of the "
         "source paths of its pages (`Guide: [guide/*.md]`); other pages go under Optional.",
     )
+    quiet: tuple[str, ...] = _opt(
+        (),
+        "Codes of the warnings to keep quiet, as the build shows them in brackets "
+        "(`[no-git]`, `[view-collision]`): for a strict build that knows about them. "
+        "Sphinx's `suppress_warnings = ['agentprose.no-git']` does the same.",
+    )
 
 
 @dataclass(frozen=True)
@@ -158,6 +164,7 @@ _KIND: dict[str, type | tuple[type, ...]] = {
     "site_description": (str, type(None)),
     "preprocess": (str, type(None)),
     "sections": (dict, tuple),
+    "quiet": (list, tuple),
 }
 
 
@@ -185,7 +192,7 @@ def _check(name: str, value: Any) -> Any:
         raise ConfigError(f"agentprose option '{name}' must be at least 1, not {value}.")
     if isinstance(value, (list, tuple)):
         if not all(isinstance(p, str) for p in value):
-            raise ConfigError(f"agentprose option 'exclude' must be a list of strings: {value!r}.")
+            raise ConfigError(f"agentprose option '{name}' must be a list of strings: {value!r}.")
         return tuple(value)
     return value
 

@@ -54,3 +54,5 @@ class AgentproseConfig(base.Config):
     """A function `package.module:function(element, url)` run on each page's content."""
     sections = c.DictOfItems(c.ListOfItems(c.Type(str)), default={})
     """`llms.txt` sections instead of the nav's: titles with globs of source paths."""
+    quiet = c.ListOfItems(c.Type(str), default=[])
+    """Codes of the warnings to keep quiet (`no-git`, `view-collision`)."""

@@ -22,6 +22,7 @@ from agentprose_core.background import BackgroundConversions, conversion_pool, w
 from agentprose_core.cache import ConversionCache
 from agentprose_core.dates import LastChanged
 from agentprose_core.decorate import decorate_text
+from agentprose_core.diagnostics import audible
 from agentprose_core.errors import AgentproseError, ConfigError
 from agentprose_core.includes import included_files, search_dirs
 from agentprose_core.lang import normalize_lang
@@ -54,8 +55,8 @@ log = get_plugin_logger(__name__)
 _LATE = ("<autoref", "<backlinks")
 
 
-def _log(diagnostics: list[Diagnostic]) -> None:
-    for diagnostic in dict.fromkeys(diagnostics):
+def _log(diagnostics: list[Diagnostic], quiet: tuple[str, ...]) -> None:
+    for diagnostic in audible(diagnostics, quiet):
         if diagnostic.severity == "warning":
             log.warning(str(diagnostic))
         else:
@@ -212,7 +213,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         except AgentproseError as error:
             raise PluginError(f"agentprose: {error}") from error
         notes = self.assembled.diagnostics + published.diagnostics
-        _log(notes + (self.last_changed.notes() if self.last_changed else []))
+        _log(notes + (self.last_changed.notes() if self.last_changed else []),
+             self.settings.quiet)
         log.info("%d agent views, %d files written", len(published.pages), len(published.files))
         if self.dirty:  # what the next dirty build does not render again
             self.last_pages = self.pages

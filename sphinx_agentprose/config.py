@@ -27,6 +27,7 @@ logger = logging.getLogger(__name__)
 _SPHINX_TYPES: dict[str, tuple[type, ...]] = {
     "exclude": (list, tuple),
     "sections": (dict,),
+    "quiet": (list, tuple),
     "content_selector": (str, type(None)),
     "site_description": (str, type(None)),
     "preprocess": (str, type(None)),
@@ -67,12 +68,17 @@ def settings_of(config: Config) -> Settings:
 
 def checked_settings(config: Config) -> Settings | None:
     """:func:`settings_of`, or None after one error line that says what to change:
-    Sphinx 9 reports an exception raised here as a crash, with a traceback."""
+    Sphinx 9 reports an exception raised here as a crash, with a traceback. The
+    ``quiet`` codes join ``suppress_warnings``, which Sphinx applies to every warning."""
     try:
-        return settings_of(config)
+        settings = settings_of(config)
     except ConfigError as error:
         _config_error(str(error) + " agentprose writes nothing until this is fixed.")
         return None
+    wanted = [f"agentprose.{code}" for code in settings.quiet]
+    config.suppress_warnings = [*config.suppress_warnings,
+                                *(w for w in wanted if w not in config.suppress_warnings)]
+    return settings
 
 
 def checked_base_url(config: Config) -> str | None:

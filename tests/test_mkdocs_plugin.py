@@ -481,6 +481,10 @@ def test_two_pages_that_would_share_a_view_each_get_one(tmp_path: Path) -> None:
     assert "(https://coast.example/docs/guide/index.md)" in page[1]
     assert "(https://coast.example/docs/guide.md)" in index[1]
     assert mkdocs_build(root, "--strict").returncode != 0  # a warning: strict builds say so
+    make_site(root, use_directory_urls=False, plugins=[
+        {"agentprose": {"exclude": ["drafts/*"], "quiet": ["view-collision"]}}])
+    quiet = mkdocs_build(root, "--strict")  # unless the user keeps that code quiet
+    assert quiet.returncode == 0 and "view-collision" not in quiet.stderr, quiet.stderr
 
 
 def test_example_material_site(tmp_path: Path) -> None:

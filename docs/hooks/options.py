@@ -16,6 +16,7 @@ _EXAMPLES: dict[str, Any] = {
     "json_ld": False, "article_type": "Article", "host": "netlify",
     "site_description": "Guides for the Coast API.", "preprocess": "agent_hooks.py:tidy",
     "sections": {"Guides": ["guide/*.md"]},
+    "quiet": ["no-git"],
 }
 
 
