@@ -181,10 +181,13 @@ class LastChanged:
         self._load()
         if self._root is not None:  # outside a work tree, no path needs resolving
             resolved = path.resolve()
-            if self._root in resolved.parents:
-                found = self._in_history(resolved.relative_to(self._root).as_posix())
-                if found:
-                    return found
+            if self._root not in resolved.parents:
+                # written by a plugin into a temporary folder (Material's blog archive,
+                # mkdocs-gen-files): no history, and its time is the build's
+                return self.latest()
+            found = self._in_history(resolved.relative_to(self._root).as_posix())
+            if found:
+                return found
         self._from_mtime.append(self._shown(path))
         return _format(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc))
 
@@ -196,7 +199,8 @@ class LastChanged:
             return str(path)
 
     def latest(self) -> str:
-        """The newest time in the history, for pages a plugin generates from no file."""
+        """The newest time in the history, for pages a plugin generates from no file
+        (or from a file of its own outside the repository)."""
         self._load()
         if self._history:
             return max(self._history.values())

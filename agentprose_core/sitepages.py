@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +21,10 @@ if TYPE_CHECKING:
     from .model import Conversion, PageRecord
     from .settings import Settings
 
-__all__ = ["Assembled", "CollectedPage", "build_records", "is_excluded", "is_source_excluded"]
+__all__ = [
+    "Assembled", "CollectedPage", "build_records", "is_excluded", "is_source_excluded",
+    "with_listed",
+]
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,8 @@ class CollectedPage:
     git dates), if there is one, and ``included`` the files it pulls in (snippets,
     includes): its ``modified`` is the newest of them all. ``source_markdown`` is the
     page's Markdown source, if it has one, for the languages of its code blocks.
+    ``lists`` are the URLs of the pages a generated page lists (a blog's index,
+    archive or category lists its posts, newest first).
     """
 
     url: str
@@ -42,6 +47,7 @@ class CollectedPage:
     tool_title: str | None = None
     source_file: Path | None = None
     included: tuple[Path, ...] = ()
+    lists: tuple[str, ...] = ()
     section: tuple[str, ...] = ()
     in_nav: bool = True
     source_markdown: str = ""
@@ -49,11 +55,13 @@ class CollectedPage:
 
 @dataclass
 class Assembled:
-    """The site's records in reading order, the llms.txt sections asked for, and notes."""
+    """The site's records in reading order, the llms.txt sections asked for, notes, and
+    the site map the pages were converted with (page key -> view URL)."""
 
     records: list[PageRecord]
     llms_sections: list[tuple[str, list[str]]]
     diagnostics: list[Diagnostic]
+    site_map: Mapping[str, str] = field(default_factory=dict)
 
 
 def _llms_sections(
@@ -64,6 +72,28 @@ def _llms_sections(
                  if any(fnmatch.fnmatch(page.source, pattern) for pattern in patterns)])
         for title, patterns in settings.sections
     ]
+
+
+def with_listed(pages: Sequence[CollectedPage]) -> list[CollectedPage]:
+    """Reading order with the pages outside the nav that a nav page lists (a blog's
+    posts) right after the first such page, in its order, in its section: they are
+    read there (llms.txt's blog section, newest first; prev/next from post to post)."""
+    by_url = {page.url: page for page in pages}
+    placed: set[str] = set()
+    ordered: list[CollectedPage] = []
+    for page in pages:
+        if page.url in placed:
+            continue
+        ordered.append(page)
+        placed.add(page.url)
+        if not page.in_nav:
+            continue
+        for url in page.lists:
+            listed = by_url.get(url)
+            if listed is not None and not listed.in_nav and url not in placed:
+                ordered.append(replace(listed, in_nav=True, section=page.section))
+                placed.add(url)
+    return ordered
 
 
 def is_source_excluded(source: str, patterns: Sequence[str]) -> bool:
@@ -131,7 +161,8 @@ def build_records(
             in_nav=page.in_nav,
         ))
     sections = _llms_sections([page for page, _ in kept], settings)
-    return Assembled(records=records, llms_sections=sections, diagnostics=notes)
+    return Assembled(records=records, llms_sections=sections, diagnostics=notes,
+                     site_map=views)
 
 
 def _modified_of(page: CollectedPage, last_changed: LastChanged) -> Callable[[], str]:

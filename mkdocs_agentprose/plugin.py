@@ -29,7 +29,13 @@ from agentprose_core.lang import normalize_lang
 from agentprose_core.model import SiteRecord
 from agentprose_core.publish import publish
 from agentprose_core.settings import Settings, settings_from_mapping
-from agentprose_core.sitepages import Assembled, CollectedPage, build_records, is_source_excluded
+from agentprose_core.sitepages import (
+    Assembled,
+    CollectedPage,
+    build_records,
+    is_source_excluded,
+    with_listed,
+)
 from agentprose_core.urls import base_url_of, site_map
 
 from .config import AgentproseConfig
@@ -61,6 +67,22 @@ def _log(diagnostics: list[Diagnostic], quiet: tuple[str, ...]) -> None:
             log.warning(str(diagnostic))
         else:
             log.info(str(diagnostic))
+
+
+def _listed(page: Page) -> list[Page]:
+    """The pages a generated page lists: a Material blog view's posts, newest first."""
+    posts = getattr(page, "posts", None)
+    return [post for post in posts if hasattr(post, "url")] if isinstance(posts, list) else []
+
+
+def _metadata(page: Page) -> dict[str, Any]:
+    """The page's front matter, with the names of the authors Material's blog resolved
+    from ``.authors.yml`` (the front matter holds their keys)."""
+    meta = dict(page.meta)
+    authors = getattr(page, "authors", None)
+    if isinstance(authors, list) and authors and all(hasattr(a, "name") for a in authors):
+        meta["authors"] = [str(author.name) for author in authors]
+    return meta
 
 
 def _tool() -> str:
@@ -124,6 +146,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             self._close_pool()
         return None
 
+    @event_priority(-100)  # after plugins that add pages to the nav (Material's blog: -50)
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> None:
         if not self.config.enabled:
             return
@@ -194,10 +217,26 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
         collected = self.pages.get(page.file.src_uri)
         record = self.records.get(collected.url) if collected else None
-        if not (self.config.enabled and record and self.site):
+        if not (self.config.enabled and collected and record and self.site):
             return None
+        if collected.lists:  # its list is in the page only now: the theme wrote it
+            record = self._listing(record, output, collected.lists)
         kind = "BlogPosting" if type(page).__name__ == "Post" else None  # Material's blog
         return decorate_text(output, record, self.site, self.settings, kind=kind)
+
+    def _listing(self, record: PageRecord, output: str, lists: tuple[str, ...]) -> PageRecord:
+        # Imported here: it loads lxml, which MkDocs' process needs only on such pages.
+        from agentprose_core.listings import listing_record
+
+        assert self.assembled is not None
+        listed = [self.records[url] for url in lists if url in self.records]
+        new, notes = listing_record(record, output, site_map=self.assembled.site_map,
+                                    settings=self.settings, listed=listed)
+        self.assembled.diagnostics.extend(notes)
+        self.records[record.url] = new
+        at = self.assembled.records.index(record)
+        self.assembled.records[at] = new
+        return new
 
     @event_priority(100)  # before search & co. build their indexes: what we free, they reuse
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -289,7 +328,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             url=self.base_url + page.url,
             source=page.file.src_uri,
             content_html=html,
-            metadata=dict(page.meta),
+            metadata=_metadata(page),
+            lists=tuple(self.base_url + post.url for post in _listed(page)),
             tool_title=page.title,
             source_file=source,
             included=included_files(markdown, page_file=source, docs_dir=self.docs_dir,
@@ -315,13 +355,15 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
 
     @staticmethod
     def _section(page: Page) -> tuple[str, ...]:
-        ancestors = [section.title for section in reversed(list(page.ancestors))]
+        # Sections only: Material's blog makes a post's parent its blog's index page.
+        ancestors = [item.title for item in reversed(list(page.ancestors))
+                     if getattr(item, "is_section", False)]
         return tuple(str(title) for title in ancestors if title)
 
     def _reading_order(self) -> list[CollectedPage]:
         listed = [self.pages[src] for src in self.order if src in self.pages]
         rest = [page for src, page in sorted(self.pages.items()) if src not in self.in_nav]
-        return listed + [self._out_of_nav(page) for page in rest]
+        return with_listed(listed + [self._out_of_nav(page) for page in rest])
 
     @staticmethod
     def _out_of_nav(page: CollectedPage) -> CollectedPage:

@@ -112,3 +112,19 @@ def test_files_outside_the_docs_folder_date_from_git(tmp_path: Path) -> None:
         (note,) = dates.notes()
         assert note.code == "no-git" and "generated.py" in note.message
     assert len(list((tmp_path / "cache").glob("git-history-*.json"))) == 2  # docs, repository
+
+
+def test_a_file_a_plugin_wrote_outside_the_repository_takes_its_newest_commit(
+        tmp_path: Path) -> None:
+    # Material's blog writes its archive pages into a temporary folder
+    repo, elsewhere = tmp_path / "repo", tmp_path / "tmp"
+    repo.mkdir()
+    elsewhere.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "a.md").write_text("a")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    (elsewhere / "2021.md").write_text("archive")
+    dates = LastChanged(repo)
+    assert dates.of(elsewhere / "2021.md") == "2024-01-02T03:04:05Z"
+    assert dates.notes() == []

@@ -143,6 +143,62 @@ def test_pages_that_include_files_date_from_the_newest(tmp_path: Path) -> None:
     assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
 
 
+BLOG = {
+    "mkdocs.yml": yaml.safe_dump({
+        "site_name": "Shore", "site_url": "https://shore.example/",
+        "theme": {"name": "material"},
+        "nav": [{"Home": "index.md"}, {"Blog": ["blog/index.md"]}],
+        "plugins": [{"blog": {"post_url_format": "{slug}"}}, "agentprose"],
+    }, sort_keys=False),
+    "docs/index.md": "# Shore\n\nField notes.\n",
+    "docs/blog/index.md": "# Blog\n",
+    "docs/blog/.authors.yml": "authors:\n  ana:\n    name: Ana Ruiz\n    description: Writer\n"
+                              "    avatar: https://shore.example/ana.png\n",
+    "docs/blog/posts/tides.md": "---\ndate: 2024-03-01\nauthors: [ana]\ncategories: [Ecology]\n"
+                                "---\n\n# Spring tides\n\nThe moon pulls harder.\n\n"
+                                "<!-- more -->\n\nMore about tides.\n",
+    "docs/blog/posts/crabs.md": "---\ndate: 2025-07-02\nauthors: [ana]\ncategories: [Ecology]\n"
+                                "---\n\n# Hermit crabs\n\nShells are borrowed.\n\n"
+                                "<!-- more -->\n\nMore about crabs.\n",
+}
+
+
+def test_a_material_blog(tmp_path: Path) -> None:
+    root = tmp_path / "blog"
+    write_tree(root, BLOG)
+    commit_all(root, "first", "2024-03-01T10:00:00+00:00")
+    (root / "docs/blog/posts/crabs.md").write_text(BLOG["docs/blog/posts/crabs.md"] + "Edited.\n")
+    commit_all(root, "crabs", "2025-07-03T10:00:00+00:00")
+    done = mkdocs_build(root, "--strict")
+    assert done.returncode == 0, done.stderr
+    site = root / "site"
+    outputs = check_site(site, "https://shore.example/")
+    front, _ = outputs.views["blog/hermit-crabs.md"]
+    assert front["author"] == "Ana Ruiz"  # the name, not the .authors.yml key
+    assert front["published"] == "2025-07-02T00:00:00Z"
+    assert front["modified"] == "2025-07-03T10:00:00Z"
+    # Generated pages: dated by the newest post they show, listing their posts.
+    for generated in ("blog/archive/2025.md", "blog/category/ecology.md", "blog.md"):
+        front, body = outputs.views[generated]
+        assert front["modified"] == "2025-07-03T10:00:00Z", generated
+        assert "(https://shore.example/blog/hermit-crabs.md)" in body, generated
+        assert "Shells are borrowed." in body, generated
+    assert outputs.views["blog/archive/2024.md"][0]["modified"] == "2024-03-01T10:00:00Z"
+    assert "Spring tides" in outputs.views["blog/archive/2024.md"][1]
+    # The blog's section in llms.txt: the index, then its posts newest first.
+    blog = [link.title for link in outputs.llms["sections"]["Blog"]]
+    assert blog[:3] == ["Blog", "Hermit crabs", "Spring tides"]
+    posts = {p["title"]: p for p in outputs.index["posts"]}
+    assert posts["Hermit crabs"]["section"] == ["Blog"]
+    assert posts["Hermit crabs"]["authors"] == ["Ana Ruiz"]
+    page = (site / "blog/hermit-crabs/index.html").read_text(encoding="utf-8")
+    assert '"name": "Ana Ruiz"' in page or '"name":"Ana Ruiz"' in page
+    again = tmp_path / "again"
+    shutil.copytree(root, again, ignore=shutil.ignore_patterns("site", ".cache"))
+    assert mkdocs_build(again, "--strict").returncode == 0
+    assert snapshot(again / "site") == snapshot(site)  # no build clock in any output
+
+
 def test_a_redirect_stub_gets_nothing(tmp_path: Path) -> None:
     root = make_site(tmp_path / "proj", theme={"name": "mkdocs", "custom_dir": "overrides"},
                      nav=[*NAV, {"Old": "old.md"}])
