@@ -6,6 +6,7 @@ import datetime as dt
 import hashlib
 import json
 import subprocess
+from collections.abc import Iterable
 from pathlib import Path
 
 from .diagnostics import Diagnostic
@@ -177,19 +178,38 @@ class LastChanged:
 
     def of(self, path: Path) -> str:
         """The time ``path`` last changed, as ``YYYY-MM-DDTHH:MM:SSZ``: its last commit
-        when git tracks it, else its modification time (and the user is told)."""
+        when git tracks it; the newest commit when a tool generated it (outside the
+        repository, or in a folder git ignores); else its modification time (and the
+        user is told)."""
         self._load()
         if self._root is not None:  # outside a work tree, no path needs resolving
             resolved = path.resolve()
-            if self._root not in resolved.parents:
-                # written by a plugin into a temporary folder (Material's blog archive,
-                # mkdocs-gen-files): no history, and its time is the build's
-                return self.latest()
+            if not self._in_repository(resolved):
+                return self.latest()  # a plugin's temporary folder (Material's blog)
             found = self._in_history(resolved.relative_to(self._root).as_posix())
             if found:
                 return found
+            if self._ignored(resolved):  # generated in the tree (sphinx-autodoc2's apidocs)
+                return self.latest()
         self._from_mtime.append(self._shown(path))
         return _format(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc))
+
+    def newest(self, paths: Iterable[Path]) -> str:
+        """When a page built from ``paths`` last changed: the newest of them that are in
+        the repository. Files from elsewhere (installed packages an autodoc page also
+        documents) say nothing of the project's history; a page built from those only
+        takes :meth:`of` its first file."""
+        existing = [path for path in paths if path.exists()]
+        self._load()
+        own = [path for path in existing if self._in_repository(path.resolve())]
+        return max((self.of(path) for path in own or existing[:1]), default=self.latest())
+
+    def _in_repository(self, resolved: Path) -> bool:
+        return self._root is None or self._root in resolved.parents
+
+    def _ignored(self, resolved: Path) -> bool:
+        """True when git ignores the file: a build step wrote it, nobody commits it."""
+        return _git(resolved.parent, "check-ignore", "-q", resolved.name) is not None
 
     def _shown(self, path: Path) -> str:
         """``path`` as the warning names it: relative to the docs folder when inside."""

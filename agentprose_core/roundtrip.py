@@ -52,12 +52,32 @@ def _parser() -> Any:
 _FOOTNOTE_DEFINITION = re.compile(r"^([ \t>]*)\[\^(?=[^\]\n]+\]:)", re.MULTILINE)
 
 
+_FENCE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
+
+
+def _footnotes_as_paragraphs(markdown: str) -> str:
+    """``markdown`` with each footnote definition's ``[`` escaped, outside fenced code."""
+    lines = markdown.split("\n")
+    fence = ""
+    for number, line in enumerate(lines):
+        opening = _FENCE.match(line)
+        if fence:
+            if opening and opening.group(1).startswith(fence) and \
+                    not line[opening.end():].strip():
+                fence = ""
+        elif opening:
+            fence = opening.group(1)
+        elif line.lstrip(" \t>").startswith("[^"):
+            lines[number] = _FOOTNOTE_DEFINITION.sub(r"\1\\[^", line)
+    return "\n".join(lines)
+
+
 def markdown_structure(markdown: str) -> list[str]:
     """The block marks of ``markdown`` as a CommonMark renderer reads it (footnote
     definitions as paragraphs, as GitHub's renderer shows them)."""
     marks: list[str] = []
     if "[^" in markdown:
-        markdown = _FOOTNOTE_DEFINITION.sub(r"\1\\[^", markdown)
+        markdown = _footnotes_as_paragraphs(markdown)
     tokens = _parser().parse(markdown)
     skip_to: str | None = None
     for position, token in enumerate(tokens):

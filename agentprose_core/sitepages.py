@@ -170,4 +170,4 @@ def _modified_of(page: CollectedPage, last_changed: LastChanged) -> Callable[[],
     if page.source_file is None:
         return last_changed.latest
     files = (page.source_file, *page.included)
-    return lambda: max(last_changed.of(path) for path in files)
+    return lambda: last_changed.newest(files)

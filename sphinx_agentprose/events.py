@@ -203,7 +203,7 @@ def _modified(app: Sphinx, plan: Plan, docname: str) -> str:
     paths = [srcdir / _source(app.env, docname)]
     paths += [srcdir / str(dep) for dep in sorted(app.env.dependencies.get(docname, ()))]
     assert plan.last_changed is not None
-    return max(plan.last_changed.of(path) for path in paths if path.exists())
+    return plan.last_changed.newest(paths)
 
 
 def _job(app: Sphinx, plan: Plan, docname: str, context: dict[str, Any]) -> PageJob:

@@ -128,3 +128,27 @@ def test_a_file_a_plugin_wrote_outside_the_repository_takes_its_newest_commit(
     dates = LastChanged(repo)
     assert dates.of(elsewhere / "2021.md") == "2024-01-02T03:04:05Z"
     assert dates.notes() == []
+
+
+def test_generated_and_installed_files_say_nothing_of_a_pages_date(tmp_path: Path) -> None:
+    # sphinx-autodoc2 writes docs/apidocs (git-ignored) during the build; an autodoc
+    # page also depends on modules in site-packages, installed at build time
+    repo = tmp_path / "repo"
+    (repo / "docs" / "apidocs").mkdir(parents=True)
+    _git(repo, "init", "-q")
+    (repo / ".gitignore").write_text("docs/apidocs/\n")
+    (repo / "docs" / "api.md").write_text("api")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    (repo / "docs" / "notes.md").write_text("notes")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "two", when="2025-02-03T04:05:06+00:00")
+    (repo / "docs" / "apidocs" / "mod.md").write_text("generated")
+    installed = tmp_path / "site-packages" / "dep.py"
+    installed.parent.mkdir()
+    installed.write_text("x = 1")
+    dates = LastChanged(repo / "docs")
+    assert dates.of(repo / "docs" / "apidocs" / "mod.md") == "2025-02-03T04:05:06Z"
+    assert dates.newest([repo / "docs" / "api.md", installed]) == "2024-01-02T03:04:05Z"
+    assert dates.newest([installed]) == "2025-02-03T04:05:06Z"
+    assert dates.notes() == []

@@ -90,6 +90,8 @@ SYNTAX_IN_TEXT = {
         'brackets" id="id37" role="doc-footnote"><span class="label">5</span><p>'
         '<a class="reference external" href="http://www.python.org/">http://www.python.org/'
         "</a></p></aside></aside><h3>Next</h3>",
+    "a footnote definition shown as code":
+        '<pre><code class="language-markdown">[^1]: Lorem ipsum\n</code></pre><p>x</p>',
     "an empty heading": '<h3 style="margin: 0;">\n  </h3><p><small>special</small></p>',
     "a pipe table's caption": '<table id="id1"><caption><span class="caption-text">Frozen '
                               "<em>treats</em></span></caption><thead><tr><th>a</th></tr>"
