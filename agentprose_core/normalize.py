@@ -116,11 +116,32 @@ _FRAGMENT_ONLY = re.compile(r"#[^#\\\s]*\Z")
 
 def _link_target(href: str, page_url: str, site_map: Mapping[str, str]) -> str:
     """An href of the page at ``page_url``, absolute, pointed at the agent view of the
-    page it links to when that page has one (its ``#fragment`` kept)."""
+    page it links to when that page has one (its ``#fragment`` kept); ``NO_VIEW`` for
+    a page left out of every output."""
     absolute = urls.resolve(href, page_url)
     target, _, fragment = absolute.partition("#")
     view = site_map.get(urls.page_key(target))
+    if view == urls.NO_VIEW:
+        return view
     return absolute if view is None else view + ("#" + fragment if fragment else "")
+
+
+def _unlink(link: Element) -> None:
+    """A link to a page left out of the outputs: plain text, or, as the whole of a list
+    item (a toctree or nav entry, which names the page), nothing."""
+    item = link.getparent()
+    while item is not None and item.tag in ("p", "span", "em", "strong"):
+        item = item.getparent()
+    if item is not None and item.tag == "li" and _own_text(item) == text_of(link):
+        drop_tree(item)
+    else:
+        drop_tag(link)
+
+
+def _own_text(item: Element) -> str:
+    """The text of a list item without its nested lists, whitespace folded."""
+    nested = "".join(all_text(sub) for sub in item if sub.tag in ("ul", "ol"))
+    return " ".join(all_text(item).replace(nested, "", 1).split()) if nested else text_of(item)
 
 
 def _rewrite_links(index: ElementIndex, page_url: str, site_map: Mapping[str, str]) -> None:
@@ -142,6 +163,9 @@ def _rewrite_links(index: ElementIndex, page_url: str, site_map: Mapping[str, st
             target = here + bare if len(bare) > 1 else here
         else:
             target = _link_target(href, page_url, site_map)
+        if target == urls.NO_VIEW:
+            _unlink(link)
+            continue
         label = link.get("title") or link.get("aria-label") or ""
         link.attrib.clear()
         if not all_text(link).strip() and next(link.iter("img"), None) is None:

@@ -14,7 +14,7 @@ from .cache import ConversionCache, convert_cached, site_digest
 from .diagnostics import Diagnostic
 from .metadata import PageFacts, read_metadata
 from .records import make_record
-from .urls import page_key, site_map, view_collisions
+from .urls import NO_VIEW, page_key, site_map, view_collisions
 
 if TYPE_CHECKING:
     from .dates import LastChanged
@@ -125,13 +125,19 @@ def build_records(
     """
     notes: list[Diagnostic] = []
     kept: list[tuple[CollectedPage, PageFacts]] = []
+    left_out: list[str] = []
     for page in pages:
         facts = read_metadata(page.metadata, location=page.source)
         notes.extend(facts.diagnostics)
         if not is_excluded(facts, page.source, settings.exclude):
             kept.append((page, facts))
+        else:
+            left_out.append(page.url)
     urls = [p.url for p, _ in kept]
-    views = site_map(urls, base_url, settings.view_layout)
+    # The pages left out are in the map the pages are converted with, as NO_VIEW:
+    # links to them become plain text, toctree entries naming them go.
+    views = {**{page_key(url): NO_VIEW for url in left_out},
+             **site_map(urls, base_url, settings.view_layout)}
     notes.extend(Diagnostic("view-collision", message)
                  for message in view_collisions(urls, base_url, settings.view_layout))
     digest = site_digest(views)

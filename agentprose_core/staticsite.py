@@ -32,7 +32,15 @@ from .output import update_in_place
 from .pool import WorkerPool, remember, run_all, run_all_while
 from .publish import publish, write_view
 from .tree import Element, detached
-from .urls import base_url_of, is_on_site, output_path, page_key, site_map, view_collisions
+from .urls import (
+    NO_VIEW,
+    base_url_of,
+    is_on_site,
+    output_path,
+    page_key,
+    site_map,
+    view_collisions,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -240,11 +248,14 @@ def build_site(
     relatives = find_pages(site_dir, settings.exclude)
     if not relatives:
         raise InputError(f"No HTML pages in {site_dir}: is it the folder of the built site?")
+    # Pages an exclude glob leaves out: links to them lose their link.
+    left_out = sorted(set(find_pages(site_dir)) - set(relatives)) if settings.exclude else []
     result = BuildResult()
     pool = _pool(len(relatives), settings)
     try:
         return _build(site_dir, relatives, base, settings, result, pool=pool,
-                      dry_run=dry_run, source_dir=source_dir, progress=progress)
+                      dry_run=dry_run, source_dir=source_dir, progress=progress,
+                      left_out={page_key(page_url_for(r, base)): NO_VIEW for r in left_out})
     finally:
         if pool is not None:
             pool.close()
@@ -261,10 +272,11 @@ def _pool(pages: int, settings: Settings) -> WorkerPool | None:
 def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settings,
            result: BuildResult, *, pool: WorkerPool | None, dry_run: bool,
            source_dir: Path | None, progress: Callable[[int, int], None] | None,
-           ) -> BuildResult:
+           left_out: Mapping[str, str]) -> BuildResult:
     # Every page's view URL, as if each had a view: the conversions start with it, and
     # the few that looked up a page found to have none are made again.
-    every_view = site_map((page_url_for(r, base) for r in relatives), base, settings.view_layout)
+    every_view = {**left_out, **site_map((page_url_for(r, base) for r in relatives), base,
+                                         settings.view_layout)}
     state = {"views": every_view, "settings": settings, "site_dir": site_dir, "base": base}
     read = _read(relatives, state, pool)
     if progress:
@@ -274,7 +286,7 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     for page in found:
         result.diagnostics.extend(page.extracted.diagnostics)
     urls = [f.url for f in found]
-    views = site_map(urls, base, settings.view_layout)
+    views = {**left_out, **site_map(urls, base, settings.view_layout)}
     result.diagnostics.extend(Diagnostic("view-collision", message)
                               for message in view_collisions(urls, base, settings.view_layout))
     site = _site_record(found, base, settings)

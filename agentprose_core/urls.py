@@ -15,6 +15,7 @@ from .errors import InputError
 
 __all__ = [
     "INDEX_NAMES",
+    "NO_VIEW",
     "base_url_of",
     "is_on_site",
     "output_path",
@@ -28,6 +29,8 @@ __all__ = [
 ]
 
 INDEX_NAMES = ("index.html", "index.htm")
+NO_VIEW = ""
+"""A site map's value for a page left out of every output: links to it lose their link."""
 _UNSAFE_SCHEMES = ("javascript", "data", "vbscript", "file")
 
 

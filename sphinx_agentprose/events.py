@@ -41,7 +41,7 @@ from agentprose_core.model import SiteRecord
 from agentprose_core.publish import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
 from agentprose_core.settings import Settings
 from agentprose_core.sitepages import is_source_excluded
-from agentprose_core.urls import page_key, view_collisions, views_of
+from agentprose_core.urls import NO_VIEW, page_key, view_collisions, views_of
 
 from .config import checked_base_url, checked_settings
 from .deferred import DeferredPages
@@ -158,13 +158,15 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if plan is None:
         return []
     plan.order = reading_order(env, app.config.root_doc)
-    urls = {docname: _page_url(app, plan, docname) for docname in plan.order.docs
+    every = {docname: _page_url(app, plan, docname) for docname in plan.order.docs}
+    urls = {docname: url for docname, url in every.items()
             if _gets_view(env, docname, plan.settings.exclude)}
     layout = plan.settings.view_layout
     views = views_of(urls.values(), plan.base_url, layout)
-    for docname, url in urls.items():
-        plan.views[docname] = views[url]
-        plan.site_map[page_key(url)] = views[url]
+    for docname, url in every.items():  # a page left out: links to it lose their link
+        plan.site_map[page_key(url)] = views.get(url, NO_VIEW)
+        if url in views:
+            plan.views[docname] = views[url]
     try:
         _log(Diagnostic("view-collision", message)
              for message in view_collisions(urls.values(), plan.base_url, layout))

@@ -100,8 +100,9 @@ def test_build_in_git_repo_strict(git_site: Path) -> None:
     }
     assert outputs.views["guide/rocks.md"][0]["modified"] == "2025-03-04T05:06:07Z"
     assert "[rocks](https://coast.example/docs/guide/rocks.md)" in body
-    # The excluded page gets no view, so links to it stay links to its HTML page.
-    assert "[the secret page](https://coast.example/docs/secret/)" in body
+    # The excluded page gets no view, and no link: its link text stays, as text.
+    assert "and the secret page." in body
+    assert "/secret" not in (site / "llms-full.txt").read_text(encoding="utf-8")
     assert "```python\nprint('tide')\n```" in body
     assert "> **Note: Keep the lid on**" in body
     assert not (site / "secret.md").exists() and not (site / "drafts/idea.md").exists()

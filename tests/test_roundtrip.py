@@ -233,3 +233,22 @@ def test_a_table_in_a_quote_ends_before_the_next_paragraph(engine: str) -> None:
                 "</table><p><strong>Returns:</strong></p><blockquote><table><tr><th>A</th></tr>"
                 "<tr><td>x</td></tr></table><p>After.</p></blockquote></div>")
     assert _mismatches(fragment, engine) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_links_to_a_page_left_out_lose_their_link_and_its_entries_go(engine: str) -> None:
+    from agentprose_core.urls import NO_VIEW, page_key
+
+    site_map = {page_key("https://docs.example.org/proj/secret/"): NO_VIEW,
+                page_key("https://docs.example.org/proj/rocks/"):
+                    "https://docs.example.org/proj/rocks.md"}
+    fragment = ('<p>See <a href="../secret/">the <em>hidden</em> page</a>.</p>'
+                '<ul><li><p><a href="../secret/#a">Secret</a></p><ul><li>'
+                '<a href="../secret/#b">B</a></li></ul></li><li><a href="../rocks/">Rocks</a>'
+                '</li><li>About <a href="../secret/">Secret</a> here</li></ul>')
+    markdown = convert_fragment(fragment, page_url=PAGE, site_map=site_map,
+                                settings=Settings(converter=engine)).markdown  # type: ignore[arg-type]
+    assert "secret" not in markdown.lower().replace("about secret here", "")
+    assert "See the *hidden* page." in markdown
+    assert "- [Rocks](https://docs.example.org/proj/rocks.md)" in markdown
+    assert "- About Secret here" in markdown

@@ -66,6 +66,20 @@ def test_html_build(make_app: App, basic: Path) -> None:
         assert "text/markdown" not in (out / page).read_text(encoding="utf-8"), page
 
 
+def test_a_page_left_out_leaves_no_trace(make_app: App, basic: Path) -> None:
+    # secret.rst has ":agentprose: false"; the index's toctree lists it, a page links it
+    with (basic / "guide" / "rocks.rst").open("a", encoding="utf-8") as rocks:
+        rocks.write("\nNot :doc:`the hidden one <../secret>`.\n")
+    out = build(make_app, basic)
+    outputs = check_site(out, BASE, expect_pages=5)
+    assert "Secret" not in outputs.views["index.md"][1]
+    assert "- [Glossary](" in outputs.views["index.md"][1]
+    assert "Not the hidden one." in outputs.views["guide/rocks.md"][1]
+    for name in ("agentprose.json", "llms.txt", "llms-full.txt"):
+        text = (out / name).read_text(encoding="utf-8")
+        assert "Secret" not in text and "secret.html" not in text, name
+
+
 def test_dirhtml_build(make_app: App, basic: Path) -> None:
     out = build(make_app, basic, "dirhtml")
     outputs = check_site(out, BASE, expect_pages=5)
