@@ -269,8 +269,8 @@ def test_a_misspelled_option_is_named_with_the_right_one(make_app: App, basic: P
         conf.write("agentprose_exlcude = ['guide/*']\nagentprose_zzz = 1\n")
     app = make_app("html", srcdir=basic)
     warnings = app._warning.getvalue()
-    assert "'agentprose_exlcude', which is no agentprose option: did you mean " \
-           "'agentprose_exclude'?" in warnings
+    meant = "did you mean 'agentprose_exclude'?"
+    assert f"'agentprose_exlcude', which is no agentprose option: {meant}" in warnings
     assert "'agentprose_zzz', which is no agentprose option: the options are: " in warnings
 
 
