@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     from .model import PageRecord, SiteRecord
     from .settings import Settings
 
-__all__ = ["decorate_page", "decorate_text", "head_additions"]
+__all__ = [
+    "decorate_page", "decorate_text", "head_additions", "redecorate_page", "without_injected",
+]
 
 _HEAD_CLOSE = re.compile(r"</head\s*>", re.IGNORECASE)
 
@@ -45,6 +47,33 @@ def decorate_page(
     tags = head_additions(head_of(document), page, site, settings, kind=kind)
     changed = add_to_head(document, tags)
     return None if changed == document else changed
+
+
+_INJECTED_OPEN = b"<!-- agentprose: head -->"
+_INJECTED_CLOSE = b"<!-- /agentprose: head -->"
+_INJECTED = re.compile(re.escape(_INJECTED_OPEN) + rb".*?" + re.escape(_INJECTED_CLOSE) + rb"\n?",
+                       re.DOTALL)
+
+
+def without_injected(document: bytes) -> bytes:
+    """``document`` without the tags an earlier ``agentprose build`` added to it (marked
+    by :func:`redecorate_page`): what the site's own build wrote."""
+    return _INJECTED.sub(b"", document) if _INJECTED_OPEN in document else document
+
+
+def redecorate_page(
+    document: bytes, page: PageRecord, site: SiteRecord, settings: Settings,
+) -> bytes | None:
+    """For a page another tool built (``agentprose build``): the tags an earlier run
+    added replaced by this run's, marked so that the next run can do the same; None
+    when nothing changes. Run twice, it gives the same bytes; run with a new base URL,
+    no old link stays."""
+    plain = without_injected(document)
+    tags = head_additions(head_of(plain), page, site, settings)
+    if tags:
+        marked = f"{_INJECTED_OPEN.decode()}\n{tags}\n{_INJECTED_CLOSE.decode()}"
+        plain = add_to_head(plain, marked)
+    return None if plain == document else plain
 
 
 def decorate_text(

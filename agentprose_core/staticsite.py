@@ -20,7 +20,7 @@ from . import __version__
 from .background import MIN_PAGES, RecordingMap, Speculative, changed_keys
 from .convert import Conversion, convert_element, convert_fragment
 from .dates import LastChanged
-from .decorate import decorate_page
+from .decorate import redecorate_page, without_injected
 from .diagnostics import Diagnostic, unique
 from .errors import InputError
 from .extract import decode, has_view, parse_page, without_large_navs
@@ -145,7 +145,7 @@ def _read_page(state: dict[str, Any], relative: str, with_nav: bool) -> _Found:
     """
     settings: Settings = state["settings"]
     url = page_url_for(relative, state["base"])
-    text = decode((state["site_dir"] / relative).read_bytes())
+    text = decode(without_injected((state["site_dir"] / relative).read_bytes()))
     parsed = text if with_nav else without_large_navs(text)
     extracted = parse_page(parsed, url=url, content_selector=settings.content_selector)
     nav: tuple[NavEntry, ...] = ()
@@ -424,7 +424,10 @@ def _write_page(state: dict[str, Any], relative: str, record: PageRecord) -> int
     """Write the page's agent view and add its head tags; a worker's task."""
     written = write_view(state["site_dir"], record, state["base"])
     site, settings = state["site"], state["settings"]
-    return written + update_in_place(
-        state["site_dir"] / relative,
-        lambda document: decorate_page(document, record, site, settings),
-    )
+    page = state["site_dir"] / relative
+    before = page.stat()
+    changed = update_in_place(page, lambda document: redecorate_page(document, record, site,
+                                                                     settings))
+    if changed:  # the page's time stays the build's: without sources, it dates the page
+        os.utime(page, ns=(before.st_atime_ns, before.st_mtime_ns))
+    return written + changed

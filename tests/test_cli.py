@@ -65,7 +65,8 @@ def _same_without_links(old: bytes, new: bytes) -> bool:
     """``new`` is ``old`` with one block of our tags inserted just before ``</head>``."""
     at = old.index(b"</head>")
     inserted = new[at : len(new) - (len(old) - at)]
-    ours = (b"<link rel=", b'<script type="application/ld+json">', b'<meta property="')
+    ours = (b"<link rel=", b'<script type="application/ld+json">', b'<meta property="',
+            b"<!-- agentprose: head -->", b"<!-- /agentprose: head -->")
     return (new[:at] == old[:at] and new.endswith(old[at:])
             and all(line.startswith(ours) for line in inserted.strip().split(b"\n"))
             and html.fromstring(new).find("body") is not None)
@@ -76,12 +77,26 @@ def test_second_run_gives_the_same_bytes(site: Path) -> None:
     first = _snapshot(site)
     assert main(["build", str(site), "--base-url", BASE, "--quiet"]) == 0
     second = _snapshot(site)
-    assert first.keys() == second.keys()
-    changed = [n for n in first if first[n] != second[n] and n.endswith(".html")]
-    assert changed == []
-    # Without git, 'modified' falls back to file times, which the first run changed.
-    same = [n for n in first if first[n] == second[n]]
-    assert "tide-pools.md" in same
+    # Every byte: the second run reads the pages as the site's build wrote them (not
+    # the JSON-LD the first run added, which changed the site's description), and the
+    # pages keep their times (without git, they date the views).
+    assert second == first
+
+
+def test_a_run_with_another_base_url_leaves_none_of_the_first(site: Path) -> None:
+    from agentprose_core.decorate import without_injected
+
+    original = _snapshot(site)
+    assert main(["build", str(site), "--base-url", BASE, "--quiet"]) == 0
+    assert main(["build", str(site), "--base-url", "https://moved.example/docs/",
+                 "--quiet"]) == 0
+    for name, data in _snapshot(site).items():
+        if name.endswith(".html"):  # the site's own bytes, and one block of ours
+            assert without_injected(data) == original[name], name
+            ours = data.partition(b"<!-- agentprose: head -->")[2].partition(b"<!-- /")[0]
+            assert b"coast.example/" not in ours, name
+            assert (b"moved.example" in ours) == (name != "404.html"), name  # no view
+    assert "coast.example" not in (site / "llms.txt").read_text(encoding="utf-8")
 
 
 def test_dry_run_writes_nothing(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
