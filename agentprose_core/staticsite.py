@@ -24,13 +24,18 @@ from .decorate import redecorate_page, without_injected
 from .diagnostics import Diagnostic, unique
 from .errors import InputError
 from .extract import decode, has_view, parse_page, without_large_navs
+from .fences import SourceFence, fences_of
 from .index import check_pages
 from .llmstxt import summarize
+from .metadata import PageFacts, read_metadata
 from .model import PageRecord, SiteRecord
 from .navorder import NavEntry, rendered_nav
 from .output import update_in_place
 from .pool import WorkerPool, remember, run_all, run_all_while
 from .publish import publish, write_view
+from .records import page_title
+from .sitepages import is_excluded
+from .sources import Source, read_source
 from .tree import Element, detached
 from .urls import (
     NO_VIEW,
@@ -38,6 +43,7 @@ from .urls import (
     is_on_site,
     output_path,
     page_key,
+    resolve,
     site_map,
     view_collisions,
 )
@@ -72,6 +78,7 @@ class _Found:
     converted: Speculative | None  # None for a page without a view
     nav: tuple[NavEntry, ...] = ()
     summary: str = ""  # of the conversion's Markdown, made in the worker that converted it
+    source_meta: dict[str, Any] | None = None  # its source's front matter (--source)
 
 
 def find_pages(site_dir: Path, exclude: Sequence[str] = ()) -> list[str]:
@@ -145,6 +152,7 @@ def _read_page(state: dict[str, Any], relative: str, with_nav: bool) -> _Found:
     """
     settings: Settings = state["settings"]
     url = page_url_for(relative, state["base"])
+    source = _source(state.get("source_dir"), relative)
     text = decode(without_injected((state["site_dir"] / relative).read_bytes()))
     parsed = text if with_nav else without_large_navs(text)
     extracted = parse_page(parsed, url=url, content_selector=settings.content_selector)
@@ -154,20 +162,31 @@ def _read_page(state: dict[str, Any], relative: str, with_nav: bool) -> _Found:
     converted, summary = None, ""
     if has_view(extracted):
         views = RecordingMap(state["views"])
-        conversion = _convert(extracted.content, url, views, settings)
+        conversion = _convert(extracted.content, url, views, settings,
+                              fences_of(source.markdown) if source else ())
         converted = Speculative(conversion, frozenset(views.asked))
         summary = summarize(conversion.markdown)
+    if source is not None and source.diagnostics:
+        extracted = dataclasses.replace(
+            extracted, diagnostics=extracted.diagnostics + source.diagnostics)
     return _Found(relative, url, dataclasses.replace(extracted, content=None), converted, nav,
-                  summary)
+                  summary, source.meta if source else None)
+
+
+def _source(source_dir: Path | None, relative: str) -> Source | None:
+    """The Markdown source of a page, with ``--source``: what the MkDocs plugin reads."""
+    path = source_of(relative, source_dir) if source_dir else None
+    return read_source(path, relative) if path else None
 
 
 def _convert(content: Element | None, url: str, views: Mapping[str, str],
-             settings: Settings) -> Conversion:
+             settings: Settings, fences: Sequence[SourceFence] = ()) -> Conversion:
     """The page's content converted as the tree it already is (parsed from cleaned
     markup, as a plugin's fragment is)."""
     if content is None:
         return convert_fragment("", page_url=url, site_map=views, settings=settings)
-    return convert_element(detached(content), page_url=url, site_map=views, settings=settings)
+    return convert_element(detached(content), page_url=url, site_map=views, settings=settings,
+                           source_fences=fences)
 
 
 def _read(relatives: Sequence[str], state: dict[str, Any], pool: WorkerPool | None,
@@ -277,22 +296,29 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     # the few that looked up a page found to have none are made again.
     every_view = {**left_out, **site_map((page_url_for(r, base) for r in relatives), base,
                                          settings.view_layout)}
-    state = {"views": every_view, "settings": settings, "site_dir": site_dir, "base": base}
+    state = {"views": every_view, "settings": settings, "site_dir": site_dir, "base": base,
+             "source_dir": source_dir}
     read = _read(relatives, state, pool)
     if progress:
         progress(len(read), len(read))
     paths = {f.url: f.relative for f in read}
-    found, nav_sections = _in_nav_order([f for f in read if has_view(f.extracted)], read[0].nav)
+    facts = _facts(read)
+    opted_out = {page_key(f.url): NO_VIEW for f in read
+                 if f.url in facts and is_excluded(facts[f.url], f.relative, ())}
+    found, nav_sections = _in_nav_order(
+        [f for f in read if has_view(f.extracted) and page_key(f.url) not in opted_out],
+        read[0].nav)
     for page in found:
         result.diagnostics.extend(page.extracted.diagnostics)
     urls = [f.url for f in found]
-    views = {**left_out, **site_map(urls, base, settings.view_layout)}
+    views = {**left_out, **opted_out, **site_map(urls, base, settings.view_layout)}
     result.diagnostics.extend(Diagnostic("view-collision", message)
                               for message in view_collisions(urls, base, settings.view_layout))
     site = _site_record(found, base, settings)
     conversions = _conversions(found, state, views, pool)
     records = _records(site_dir, found, conversions, base=base, views=views, site=site,
-                       result=result, source_dir=source_dir, nav_sections=nav_sections)
+                       result=result, source_dir=source_dir, nav_sections=nav_sections,
+                       facts=facts)
     generator = f"agentprose {__version__} (cli)"
     if dry_run:
         published = publish(site_dir, site, records, settings=settings, generator=generator,
@@ -318,6 +344,12 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     result.pages = len(published.pages)
     result.diagnostics = unique(result.diagnostics)
     return result
+
+
+def _facts(read: Sequence[_Found]) -> dict[str, PageFacts]:
+    """What each page's source front matter says (``--source``), by page URL."""
+    return {f.url: read_metadata(f.source_meta, location=f.relative)
+            for f in read if f.source_meta is not None}
 
 
 def _dated_file(site_dir: Path, relative: str, source_dir: Path | None) -> Path:
@@ -378,6 +410,7 @@ def _records(
     result: BuildResult,
     source_dir: Path | None,
     nav_sections: dict[str, tuple[str, ...]] | None,
+    facts: Mapping[str, PageFacts],
 ) -> list[PageRecord]:
     modified = LastChanged(source_dir or site_dir)
     sections = nav_sections if nav_sections is not None else _sections(found, base)
@@ -398,17 +431,22 @@ def _records(
                 f"view cites {page.url} instead.", page.relative,
             ))
         title = meta.title or (conversion.headings[0].title if conversion.headings else None)
+        source = facts.get(page.url)
+        if source is not None:  # the front matter first, as the MkDocs plugin reads it
+            title = page_title(source, conversion, meta.title)
+        source = source or PageFacts()
         records.append(PageRecord(
             url=page.url,
             markdown_url=views[page_key(page.url)],
             title=title or page.relative,
-            modified=meta.modified or modified.of(_dated_file(site_dir, page.relative, source_dir)),
+            modified=source.modified or meta.modified or modified.of(
+                _dated_file(site_dir, page.relative, source_dir)),
             markdown=conversion.markdown,
-            published=meta.published,
-            authors=meta.authors,
-            summary=_summary(meta.description, site, summary),
-            tags=meta.tags,
-            image=meta.image,
+            published=source.published or meta.published,
+            authors=source.authors or meta.authors,
+            summary=source.description or _summary(meta.description, site, summary),
+            tags=source.tags or meta.tags,
+            image=resolve(source.image, page.url) if source.image else meta.image,
             lang=meta.lang,
             section=sections.get(page_key(page.url) if nav_sections else page.url, ()),
             headings=conversion.headings,

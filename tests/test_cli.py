@@ -256,6 +256,67 @@ def test_zensical_site_nav_order_and_dates(tmp_path: Path) -> None:
     assert all(p["modified"] == "2024-05-06T07:08:09Z" for p in posts)
 
 
+def _zensical() -> str:
+    import shutil as _shutil
+
+    found = _shutil.which("zensical", path=str(Path(sys.executable).parent))
+    if found is None:  # the test extra installs it; only a hand-made venv may lack it
+        if os.environ.get("CI") == "true":
+            pytest.fail("zensical is not installed, but the test extra should install it")
+        pytest.skip("zensical is not installed")
+    return found
+
+
+def test_source_gives_what_the_mkdocs_plugin_gives(tmp_path: Path) -> None:
+    """The same sources, built by MkDocs with the plugin and by Zensical then
+    ``agentprose build --source``: the same front matter and code languages (the
+    theme drops them from the HTML), and a page left out by its front matter."""
+    from .sites import commit_all, write_tree
+
+    root = tmp_path / "proj"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "sources" / "mkdocs", root)
+    config = (root / "mkdocs.yml").read_text(encoding="utf-8")
+    for old, new in (("hooks:\n  - hooks/dump.py\n", ""),  # a hook of the fixtures' own
+                     ("pygments_lang_class: true", "pygments_lang_class: false"),
+                     ("      - reference/tables.md\n", "      - reference/tables.md\n"
+                                                     "  - Notes: notes.md\n")):
+        assert old in config
+        config = config.replace(old, new)
+    config += "plugins:\n  - search\n  - agentprose\n"
+    base = "https://docs.example.org/proj/"
+    write_tree(root, {
+        "mkdocs.yml": config,
+        "docs/notes.md": "---\ntitle: Field notes\ndate: 2025-06-02\nauthors: [Ana Ruiz]\n"
+                         "modified: 2025-07-01\n---\n\n# Notes\n\nSee [the draft](draft.md).\n"
+                         "\n```toml\n[tide]\nlevel = 1\n```\n",
+        "docs/draft.md": "---\nagentprose: false\n---\n\n# Draft\n\nNot yet.\n",
+    })
+    commit_all(root, "docs", "2024-05-06T07:08:09+00:00")
+    plugin = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", "by-mkdocs"],
+                            cwd=root, capture_output=True, text=True, check=False)
+    assert plugin.returncode == 0, plugin.stderr
+    zensical = subprocess.run([_zensical(), "build"], cwd=root, capture_output=True, text=True,
+                              check=False)
+    assert zensical.returncode == 0, zensical.stderr
+    assert main(["build", str(root / "site"), "--base-url", base, "--source",
+                 str(root / "docs"), "--quiet"]) == 0
+    by_plugin = check_site(root / "by-mkdocs", base)
+    by_cli = check_site(root / "site", base)
+    assert "draft.md" not in by_cli.views and "draft.md" not in by_plugin.views
+    assert sorted(by_cli.views) == sorted(by_plugin.views)
+    fields = ("title", "modified", "published", "author")
+    for name, (front, body) in by_plugin.views.items():
+        cli_front, cli_body = by_cli.views[name]
+        assert {k: front.get(k) for k in fields} == {k: cli_front.get(k) for k in fields}, name
+        fences = [line for line in body.splitlines() if line.startswith("```") and line != "```"]
+        cli_fences = [line for line in cli_body.splitlines()
+                      if line.startswith("```") and line != "```"]
+        assert cli_fences == fences, name
+    notes = by_cli.views["notes.md"]
+    assert notes[0]["title"] == "Field notes" and notes[0]["author"] == "Ana Ruiz"
+    assert "```toml" in notes[1] and "See the draft." in notes[1]
+
+
 def test_config_command_prints_the_generated_block(capsys: pytest.CaptureFixture[str]) -> None:
     from agentprose_core.hosting import caddy_config, nginx_config
 
