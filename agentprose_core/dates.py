@@ -226,6 +226,12 @@ class LastChanged:
             return max(self._history.values())
         return _format(dt.datetime.fromtimestamp(self._directory.stat().st_mtime, dt.timezone.utc))
 
+    def head(self) -> str | None:
+        """The commit the work tree is at (None outside git or before a first commit):
+        a page's date can only have moved since a build that saw another one."""
+        self._load()
+        return self._head
+
     def notes(self) -> list[Diagnostic]:
         """What the user should know about where the dates came from."""
         found: list[Diagnostic] = []

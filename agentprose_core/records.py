@@ -11,12 +11,12 @@ from .model import Heading, PageRecord
 from .urls import resolve
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection, Mapping
 
     from .convert import Conversion
     from .metadata import PageFacts
 
-__all__ = ["make_record", "page_title", "record_from_json", "record_to_json"]
+__all__ = ["make_record", "out_of_date", "page_title", "record_from_json", "record_to_json"]
 
 
 def page_title(facts: PageFacts, conversion: Conversion, tool_title: str | None) -> str:
@@ -75,3 +75,18 @@ def record_from_json(text: str) -> PageRecord:
     for key in ("authors", "tags", "section"):
         data[key] = tuple(data[key])
     return PageRecord(**data)
+
+
+def out_of_date(
+    records: Mapping[str, PageRecord],
+    *,
+    gone: Collection[str],
+    modified_now: Callable[[str], str] | None,
+) -> list[str]:
+    """The pages (by name) whose stored record no longer holds though the page did not
+    change: its view links the view of a page that is gone (``gone``: view URLs), or,
+    when ``modified_now`` is given (the repository moved to another commit), its date
+    is no longer what git says."""
+    return [name for name, record in records.items()
+            if any(f"({url}" in record.markdown for url in gone)
+            or (modified_now is not None and modified_now(name) != record.modified)]

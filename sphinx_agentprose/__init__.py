@@ -33,6 +33,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
         build_finished,
         builder_inited,
         doctree_resolved,
+        env_get_outdated,
         env_updated,
         html_collect_pages,
         html_page_context,
@@ -41,6 +42,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     add_config_values(app)
     app.connect("config-inited", _check_config)
     app.connect("builder-inited", builder_inited)
+    app.connect("env-get-outdated", env_get_outdated)
     app.connect("env-updated", env_updated)
     app.connect("doctree-resolved", doctree_resolved)
     app.connect("html-page-context", html_page_context, priority=900)

@@ -48,6 +48,7 @@ from .deferred import DeferredPages
 from .finish import SiteJob, finish_site, ready
 from .order import ReadingOrder, reading_order
 from .pages import HeadFill, PageJob, SitePages, marker, write_page
+from .refresh import outdated_pages, page_modified, remember_head
 from .stored import StoredRecords
 
 if TYPE_CHECKING:
@@ -123,6 +124,7 @@ def builder_inited(app: Sphinx) -> None:
     plan = app.agentprose_plan = Plan(  # type: ignore[attr-defined]
         settings=settings, base_url=site_url,
         records=StoredRecords(Path(app.doctreedir) / "agentprose"),
+        last_changed=LastChanged(Path(app.srcdir), _cache_dir(app) if settings.cache else None),
     )
     # A rebuild of a site we know: the worker starts now, while Sphinx reads, so that
     # it is warm when Sphinx writes and Sphinx's process never loads lxml and the engine.
@@ -180,9 +182,7 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
                                     urls[after] if after else None)
     plan.site_digest = site_digest(plan.site_map)
     if plan.settings.cache:
-        plan.cache = ConversionCache(Path(app.doctreedir) / "agentprose-cache")
-    plan.last_changed = LastChanged(Path(app.srcdir),
-                                    plan.cache.directory if plan.cache else None)
+        plan.cache = ConversionCache(_cache_dir(app))
     plan.pages = SitePages(
         outdir=Path(app.outdir), base_url=plan.base_url, settings=plan.settings,
         site=_site(app, plan), site_map=plan.site_map, site_digest=plan.site_digest,
@@ -199,13 +199,18 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return []
 
 
-def _modified(app: Sphinx, plan: Plan, docname: str) -> str:
-    """The latest change of the page's source and of every file it includes."""
-    srcdir = Path(app.srcdir)
-    paths = [srcdir / _source(app.env, docname)]
-    paths += [srcdir / str(dep) for dep in sorted(app.env.dependencies.get(docname, ()))]
-    assert plan.last_changed is not None
-    return plan.last_changed.newest(paths)
+def _cache_dir(app: Sphinx) -> Path:
+    return Path(app.doctreedir) / "agentprose-cache"
+
+
+def env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
+                     removed: set[str]) -> list[str]:
+    # Pages whose view links one removed, or whose date a commit moved: Sphinx reads
+    # and writes them again, as if they had changed.
+    plan = _plan(app)
+    if plan is None:
+        return []
+    return outdated_pages(app, plan, env, changed | added, removed)
 
 
 def _job(app: Sphinx, plan: Plan, docname: str, context: dict[str, Any]) -> PageJob:
@@ -216,7 +221,7 @@ def _job(app: Sphinx, plan: Plan, docname: str, context: dict[str, Any]) -> Page
         docname=docname, body=str(context.get("body", "")),
         url=_page_url(app, plan, docname), markdown_url=plan.views[docname], facts=facts,
         tool_title=title.astext() if title is not None else None,
-        modified=None if facts.modified else _modified(app, plan, docname),
+        modified=None if facts.modified else page_modified(app, plan, docname),
         section=plan.order.sections.get(docname, ()), prev=prev, next=next_,
         lang=normalize_lang(app.config.language or ""),
         in_nav=docname in plan.order.in_toctree, metatags=str(context.get("metatags", "")),
@@ -317,6 +322,7 @@ def build_finished(app: Sphinx, exception: BaseException | None) -> None:
             _finish_pages(plan)
             notes = _site_files(app, plan)
             _log(notes + (plan.last_changed.notes() if plan.last_changed else []))
+            remember_head(plan)
     finally:
         plan.pool = plan.deferred = None
         if pool is not None:

@@ -203,6 +203,38 @@ def test_a_page_and_a_folder_of_one_name_each_get_a_view(make_app: App, basic: P
     assert f"({BASE}guide.md)" in outputs.views["guide/index.md"][1]
 
 
+def test_an_incremental_build_after_a_commit_dates_the_pages_anew(
+        make_app: App, basic: Path) -> None:
+    # The page is edited and built before it is committed: git still says the old
+    # date. The commit changes no file, so Sphinx alone would write nothing again.
+    commit_all(basic, "first", "2024-01-02T03:04:05+00:00")
+    (basic / "guide" / "rocks.rst").write_text("Rock pools\n==========\n\nBarnacles.\n")
+    out = build(make_app, basic)
+    assert check_site(out, BASE).views["guide/rocks.md"][0]["modified"] == \
+        "2024-01-02T03:04:05Z"
+    commit_all(basic, "barnacles", "2025-03-04T05:06:07+00:00")
+    out = build(make_app, basic)
+    outputs = check_site(out, BASE)
+    assert outputs.views["guide/rocks.md"][0]["modified"] == "2025-03-04T05:06:07Z"
+    post = next(p for p in outputs.index["posts"] if p["title"] == "Rock pools")
+    assert post["modified"] == "2025-03-04T05:06:07Z"
+    assert '"dateModified":"2025-03-04T05:06:07Z"' in \
+        (out / "guide" / "rocks.html").read_text(encoding="utf-8").replace(" ", "")
+    assert outputs.views["guide/tide-pools.md"][0]["modified"] == "2024-01-02T03:04:05Z"
+
+
+def test_a_deleted_page_leaves_no_link_to_its_view(make_app: App, basic: Path) -> None:
+    with (basic / "guide" / "rocks.rst").open("a", encoding="utf-8") as rocks:
+        rocks.write("\nSee :doc:`../extra`.\n")
+    out = build(make_app, basic)
+    assert f"({BASE}extra.md)" in check_site(out, BASE).views["guide/rocks.md"][1]
+    (basic / "extra.rst").unlink()
+    out = build(make_app, basic)
+    outputs = check_site(out, BASE)
+    assert "extra.md" not in outputs.views["guide/rocks.md"][1]
+    assert not (out / "extra.md").exists()
+
+
 def test_sub_path_and_override(make_app: App, basic: Path) -> None:
     base = "https://example.org/a/b/"
     out = build(make_app, basic, "dirhtml", confoverrides={

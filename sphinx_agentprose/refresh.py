@@ -1,0 +1,73 @@
+"""Pages Sphinx would not write again that agentprose must: an incremental build
+(``sphinx-build`` without ``-E``, sphinx-autobuild) reads only the documents whose
+files changed, so a commit (which changes a page's date, not its file) or a deleted
+page (whose view others link) would leave views, the index and JSON-LD out of date.
+
+At ``env-get-outdated`` they are handed back to Sphinx to read and write again, the
+normal way. Both checks run only when there is something to check: a page removed,
+or a repository at another commit than the last build's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from agentprose_core.metadata import read_metadata
+from agentprose_core.records import out_of_date
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+
+    from .events import Plan
+
+__all__ = ["outdated_pages", "page_modified", "remember_head"]
+
+_HEAD = "git-head"  # in the record store: the commit the last build dated pages at
+
+
+def page_modified(app: Sphinx, plan: Plan, docname: str) -> str:
+    """The latest change of the page's source and of every file it includes."""
+    srcdir = Path(app.srcdir)
+    paths = [srcdir / app.env.doc2path(docname, False)]
+    paths += [srcdir / str(dep) for dep in sorted(app.env.dependencies.get(docname, ()))]
+    assert plan.last_changed is not None  # made at builder-inited
+    return plan.last_changed.newest(paths)
+
+
+def outdated_pages(app: Sphinx, plan: Plan, env: BuildEnvironment,
+                   changed: Collection[str], removed: Collection[str]) -> list[str]:
+    """The documents Sphinx would leave as they are whose views are out of date."""
+    assert plan.last_changed is not None  # made at builder-inited
+    moved = plan.last_changed.head() != _last_head(plan)
+    known = plan.records.docnames()
+    if not known or not (removed or moved):
+        return []
+    records = plan.records.load_all(known)
+    gone = {records[doc].markdown_url for doc in removed if doc in records}
+    unchanged = {doc: record for doc, record in records.items()
+                 if doc in env.all_docs and doc not in changed and doc not in removed}
+
+    def now(docname: str) -> str:
+        facts = read_metadata(env.metadata.get(docname), location=docname)
+        return facts.modified or page_modified(app, plan, docname)
+
+    return out_of_date(unchanged, gone=gone, modified_now=now if moved else None)
+
+
+def _last_head(plan: Plan) -> str | None:
+    with contextlib.suppress(OSError):
+        return (plan.records.directory / _HEAD).read_text(encoding="utf-8").strip() or None
+    return None
+
+
+def remember_head(plan: Plan) -> None:
+    """After a build: the commit its pages were dated at."""
+    head = plan.last_changed.head() if plan.last_changed is not None else None
+    with contextlib.suppress(OSError):
+        plan.records.directory.mkdir(parents=True, exist_ok=True)
+        (plan.records.directory / _HEAD).write_text(head or "", encoding="utf-8")
