@@ -594,3 +594,17 @@ def test_cli_check_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["check", str(site), "--json"]) == 1
     assert '"view-missing"' in capsys.readouterr().out
     assert main(["check", str(tmp_path / "nowhere")]) == 2
+
+
+def test_a_page_whose_theme_shows_no_content_is_not_compared() -> None:
+    # Material's home.html empties the content block: the view keeps the page's text
+    from agentprose_core.check_roundtrip import roundtrip_findings
+
+    page = ('<html><head><title>Home</title></head><body><div class="md-content" '
+            'data-md-component="content"><article class="md-content__inner md-typeset">'
+            "</article></div></body></html>")
+    assert roundtrip_findings(page, page_url="https://x.example/", markdown="# Home\n\nHi.\n",
+                              site_map={}) == []
+    shown = page.replace("</article>", "<h1>Home</h1><p>Other.</p><p>More.</p></article>")
+    assert roundtrip_findings(shown, page_url="https://x.example/", markdown="# Home\n\nHi.\n",
+                              site_map={}) != []
