@@ -7,6 +7,8 @@ the page reports it once per kind, so users can tell us or add a ``preprocess`` 
 
 from __future__ import annotations
 
+import re
+
 from typing import TYPE_CHECKING
 
 from . import urls
@@ -66,6 +68,14 @@ def unknown_constructs(root: Element) -> list[Diagnostic]:
             "unknown-construct",
             f"<{tag}> is not a construct agentprose knows: its text is kept as plain text. "
             "A 'preprocess' hook can rewrite it, or mark it data-ignore to leave it out.",
+            severity="warning" if _HTML_LIKE.fullmatch(tag) else "info",
         )
         for tag in unknown
     ]
+
+
+# A name that could be an HTML element of a kind we should know. A custom element
+# (``<py-script>``: a hyphen) shows its text in a browser, as the view does; a name
+# with a dot is text that only looks like a tag (``<httpx._client.UseClientDefault
+# object>`` in a signature): neither is the site author's to fix, so neither warns.
+_HTML_LIKE = re.compile(r"[a-z][a-z0-9]*")

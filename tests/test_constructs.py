@@ -29,10 +29,22 @@ def test_media_become_links() -> None:
 
 
 def test_unknown_construct_keeps_text_and_warns_once_per_kind() -> None:
-    markdown, notes = convert("<p>Before <tide-chart>low at 6</tide-chart> and "
-                              "<tide-chart>high at 12</tide-chart>.</p>")
+    markdown, notes = convert("<p>Before <tidechart>low at 6</tidechart> and "
+                              "<tidechart>high at 12</tidechart>.</p>")
     assert markdown == "Before low at 6 and high at 12.\n"
     assert notes == ["unknown-construct"]
+
+
+def test_custom_elements_and_tag_looking_text_are_noted_not_warned() -> None:
+    from agentprose_core.convert import convert_fragment
+    from agentprose_core.settings import Settings
+
+    # PyScript's <py-script> (MyST's docs); an object repr mkautodoc left unescaped (httpx)
+    result = convert_fragment("<p><py-script>print(1)</py-script> <httpx._client.usedefault "
+                              "object>x</httpx._client.usedefault></p>",
+                              page_url="https://x.example/", site_map={}, settings=Settings())
+    assert [(d.code, d.severity) for d in result.diagnostics] == [
+        ("unknown-construct", "info"), ("unknown-construct", "info")]
 
 
 HOOK = '''
