@@ -186,6 +186,7 @@ UNSAFE = {
     "in a term": "<dl><dt>&#xfffe;</dt><dd>d</dd></dl>",
     "in an alt": '<p><img alt="&#xfffe;&#2;" src="a.png"></p>',
     "in a table": "<table><tr><td>a<p>&#xfffe;</p><p>b</p></td></tr></table>",
+    "in code": '<pre><code class="language-python">a\ufffe&#xffff;</code></pre>',
 }
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff"
                         "\U0001fffe\U0001ffff]")
