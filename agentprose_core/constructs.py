@@ -8,7 +8,6 @@ the page reports it once per kind, so users can tell us or add a ``preprocess`` 
 from __future__ import annotations
 
 import re
-
 from typing import TYPE_CHECKING
 
 from . import urls

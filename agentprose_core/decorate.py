@@ -45,7 +45,7 @@ def decorate_page(
 ) -> bytes | None:
     """``document`` with its head tags added, or None when it needs none (or has no head)."""
     tags = head_additions(head_of(document), page, site, settings, kind=kind)
-    changed = add_to_head(document, tags)
+    changed = add_to_head(document, _marked(tags)) if tags else document
     return None if changed == document else changed
 
 
@@ -63,17 +63,22 @@ def without_injected(document: bytes) -> bytes:
 
 def redecorate_page(
     document: bytes, page: PageRecord, site: SiteRecord, settings: Settings,
+    *, kind: str | None = None,
 ) -> bytes | None:
     """For a page another tool built (``agentprose build``): the tags an earlier run
     added replaced by this run's, marked so that the next run can do the same; None
     when nothing changes. Run twice, it gives the same bytes; run with a new base URL,
     no old link stays."""
     plain = without_injected(document)
-    tags = head_additions(head_of(plain), page, site, settings)
+    tags = head_additions(head_of(plain), page, site, settings, kind=kind)
     if tags:
-        marked = f"{_INJECTED_OPEN.decode()}\n{tags}\n{_INJECTED_CLOSE.decode()}"
-        plain = add_to_head(plain, marked)
+        plain = add_to_head(plain, _marked(tags))
     return None if plain == document else plain
+
+
+def _marked(tags: str) -> str:
+    """Tags between the markers that :func:`without_injected` finds them by."""
+    return f"{_INJECTED_OPEN.decode()}\n{tags}\n{_INJECTED_CLOSE.decode()}"
 
 
 def decorate_text(
@@ -87,7 +92,8 @@ def decorate_text(
         return None
     head = document[:end]
     tags = head_additions(head, page, site, settings, kind=kind)
-    return f"{head}{tags}\n{document[end:]}" if tags else None
+    # Marked, so that a later dirty build can replace them (its date changed, say).
+    return f"{head}{_marked(tags)}\n{document[end:]}" if tags else None
 
 
 def _head_end(document: str) -> int:

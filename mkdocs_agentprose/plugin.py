@@ -10,6 +10,7 @@ from __future__ import annotations
 import mimetypes
 import sys
 from dataclasses import replace
+from functools import partial
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,12 +22,13 @@ from agentprose_core import __version__
 from agentprose_core.background import BackgroundConversions, conversion_pool, worker_count
 from agentprose_core.cache import ConversionCache
 from agentprose_core.dates import LastChanged
-from agentprose_core.decorate import decorate_text
+from agentprose_core.decorate import decorate_text, redecorate_page
 from agentprose_core.diagnostics import audible
 from agentprose_core.errors import AgentproseError, ConfigError
 from agentprose_core.includes import included_files, search_dirs
 from agentprose_core.lang import normalize_lang
 from agentprose_core.model import SiteRecord
+from agentprose_core.output import update_in_place
 from agentprose_core.publish import publish
 from agentprose_core.settings import Settings, settings_from_mapping
 from agentprose_core.sitepages import (
@@ -111,6 +113,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.pool: WorkerPool | None = None  # kept across the builds of a serve session
         self.dirty = False  # serve --dirty, build --dirty: only changed pages are rendered
         self.last_pages: dict[str, CollectedPage] = {}  # the last dirty build's, by source
+        self.last_records: dict[str, PageRecord] = {}  # and their records, by URL
+        self.unrendered: dict[str, Path] = {}  # a dirty build's pages MkDocs did not write
         self.partial = False  # a dirty build that lacks pages: site files left as they were
         self.titles_shown = False  # the theme writes a page's title when it has no <h1>
         self.docs_dir = Path()
@@ -256,7 +260,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
              self.settings.quiet)
         log.info("%d agent views, %d files written", len(published.pages), len(published.files))
         if self.dirty:  # what the next dirty build does not render again
-            self.last_pages = self.pages
+            self._refresh_unrendered()
+            self.last_pages, self.last_records = self.pages, self.records
         self.pages, self.records, self.assembled = {}, {}, None  # every page is written
 
     def _shown(self, html: str, page: Page) -> str:
@@ -343,6 +348,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         """Give the pages a dirty build did not render (unchanged since it last wrote
         them) what the last build of this process collected of them, with their place
         in today's nav. False when that build did not have one of them either."""
+        self.unrendered = {}
         for file in files.documentation_pages():
             if file.src_uri in self.pages or file.page is None:
                 continue
@@ -351,7 +357,24 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
                 return False
             self.pages[file.src_uri] = replace(
                 last, section=self._section(file.page), in_nav=file.src_uri in self.in_nav)
+            self.unrendered[file.src_uri] = Path(file.abs_dest_path)
         return True
+
+    def _refresh_unrendered(self) -> None:
+        """The head tags of the pages a dirty build did not write, where their record
+        changed since (a commit moved a date, a neighbour came): MkDocs leaves the page."""
+        assert self.site is not None
+        for src, page in self.unrendered.items():
+            record = self.records.get(self.pages[src].url)
+            if record is None or record == self.last_records.get(record.url) \
+                    or not page.is_file():
+                continue
+            try:
+                update_in_place(page, partial(redecorate_page, page=record, site=self.site,
+                                              settings=self.settings))
+            except AgentproseError as error:
+                log.warning("agentprose: the <head> of %s was not brought up to date: %s",
+                            page, error)
 
     @staticmethod
     def _section(page: Page) -> tuple[str, ...]:

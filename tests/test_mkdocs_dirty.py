@@ -69,3 +69,39 @@ def test_a_dirty_serve_reload_writes_what_a_full_build_writes(site_root: Path) -
     assert len(ours) == 7  # four views and the three site files
     assert {name: reloaded[name] for name in ours} == {name: built[name] for name in ours}
     assert b"A line added for the reload." in reloaded["agentprose.json"]
+
+
+_SERVE_DIRTY_COMMIT = """
+import os, subprocess
+from pathlib import Path
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+config = load_config(config_file="mkdocs.yml")
+config.plugins.on_startup(command="serve", dirty=True)
+build(config, dirty=True)
+page = Path("docs/guide/rocks.md")
+page.write_text(page.read_text() + "\\nA line added, not yet committed.\\n")
+build(load_config(config_file="mkdocs.yml"), dirty=True)
+env = dict(os.environ, GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@example.org",
+           GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@example.org",
+           GIT_AUTHOR_DATE="2026-01-02T03:04:05+00:00",
+           GIT_COMMITTER_DATE="2026-01-02T03:04:05+00:00")
+subprocess.run(["git", "commit", "-qam", "rocks"], env=env, check=True)
+build(load_config(config_file="mkdocs.yml"), dirty=True)  # MkDocs renders no page now
+config.plugins.on_shutdown()
+"""
+
+
+def test_a_dirty_serve_after_a_commit_dates_the_page_anew_in_its_head_too(
+        site_root: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", _SERVE_DIRTY_COMMIT], cwd=site_root,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    site = site_root / "site"
+    assert 'modified: "2026-01-02T03:04:05Z"' in (site / "guide/rocks.md").read_text()
+    page = (site / "guide/rocks/index.html").read_text(encoding="utf-8")
+    assert page.count("application/ld+json") == 1 and page.count('rel="agentprose-index"') == 1
+    assert '"dateModified":"2026-01-02T03:04:05Z"' in page.replace(" ", "")
+    tide = (site / "guide/tide-pools/index.html").read_text(encoding="utf-8")
+    assert '"dateModified":"2025-03-04T05:06:07Z"' in tide.replace(" ", "")
