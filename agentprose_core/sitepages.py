@@ -5,6 +5,7 @@ share once the tool has handed over each page's content and metadata.
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -106,6 +107,16 @@ def is_excluded(facts: PageFacts, source: str, patterns: Sequence[str]) -> bool:
     return facts.excluded or facts.draft or is_source_excluded(source, patterns)
 
 
+_REFRESH = re.compile(r"""<meta\b[^>]*http-equiv\s*=\s*["']?refresh\b[^>]*url\s*=""",
+                      re.IGNORECASE)
+
+
+def is_redirect_stub(content_html: str) -> bool:
+    """True for a page whose content is a redirect (a ``<meta http-equiv="refresh">``
+    written in its Markdown, as some sites move pages): nothing to read there."""
+    return "<meta" in content_html and _REFRESH.search(content_html) is not None
+
+
 def build_records(
     pages: Sequence[CollectedPage],
     *,
@@ -129,7 +140,8 @@ def build_records(
     for page in pages:
         facts = read_metadata(page.metadata, location=page.source)
         notes.extend(facts.diagnostics)
-        if not is_excluded(facts, page.source, settings.exclude):
+        if not is_excluded(facts, page.source, settings.exclude) \
+                and not is_redirect_stub(page.content_html):
             kept.append((page, facts))
         else:
             left_out.append(page.url)

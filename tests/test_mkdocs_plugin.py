@@ -207,6 +207,7 @@ def test_a_redirect_stub_gets_nothing(tmp_path: Path) -> None:
         "overrides/redirect.html": '<!doctype html><html><head><meta http-equiv="refresh" '
                                    'content="0; url={{ page.meta.location }}"></head></html>',
         "docs/old.md": "---\ntemplate: redirect.html\nlocation: ../guide/rocks/\n---\n",
+        "docs/moved.md": '<meta http-equiv="refresh" content="0; url=../guide/rocks/">\n',
     })
     commit_all(root, "first", "2024-01-02T03:04:05+00:00")
     done = mkdocs_build(root, "--strict")
@@ -214,6 +215,7 @@ def test_a_redirect_stub_gets_nothing(tmp_path: Path) -> None:
     site = root / "site"
     outputs = check_site(site, "https://coast.example/docs/")
     assert "old.md" not in outputs.views and not (site / "old.md").exists()
+    assert "moved.md" not in outputs.views  # a meta-refresh stub written in Markdown
     for output in ("agentprose.json", "llms.txt", "llms-full.txt"):
         assert "/old" not in (site / output).read_text(encoding="utf-8"), output
     assert b"text/markdown" not in (site / "old/index.html").read_bytes()
