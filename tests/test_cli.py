@@ -278,8 +278,8 @@ def test_source_gives_what_the_mkdocs_plugin_gives(tmp_path: Path) -> None:
     config = (root / "mkdocs.yml").read_text(encoding="utf-8")
     for old, new in (("hooks:\n  - hooks/dump.py\n", ""),  # a hook of the fixtures' own
                      ("pygments_lang_class: true", "pygments_lang_class: false"),
-                     ("      - reference/tables.md\n", "      - reference/tables.md\n"
-                                                     "  - Notes: notes.md\n")):
+                     ("      - reference/tables.md\n",
+                      "      - reference/tables.md\n  - Notes: notes.md\n")):
         assert old in config
         config = config.replace(old, new)
     config += "plugins:\n  - search\n  - agentprose\n"
