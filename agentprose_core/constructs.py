@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from . import urls
 from .diagnostics import Diagnostic
-from .tree import drop_tag, drop_tree, new_element, replace
+from .tree import all_text, drop_tag, drop_tree, new_element, replace
 
 if TYPE_CHECKING:
     from .tree import Element
@@ -59,9 +59,11 @@ def rewrite_media(root: Element, page_url: str) -> None:
 
 
 def unknown_constructs(root: Element) -> list[Diagnostic]:
-    """One note per kind of element the converter has no rule for (its text is kept)."""
+    """One note per kind of element the converter has no rule for (its text is kept),
+    among those that hold text: an empty one (a placeholder another plugin of an older
+    version left, as mkdocstrings' ``<backlinks>``) loses nothing."""
     unknown = sorted({str(el.tag) for el in root.iter() if isinstance(el.tag, str)
-                      and el.tag not in KNOWN_TAGS})
+                      and el.tag not in KNOWN_TAGS and all_text(el).strip()})
     return [
         Diagnostic(
             "unknown-construct",

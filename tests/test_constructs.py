@@ -35,6 +35,13 @@ def test_unknown_construct_keeps_text_and_warns_once_per_kind() -> None:
     assert notes == ["unknown-construct"]
 
 
+def test_an_empty_unknown_element_loses_nothing_and_says_nothing() -> None:
+    # mkdocstrings' <backlinks> placeholder, with an autorefs too old to fill it in
+    markdown, notes = convert('<p>Text.</p><backlinks identifier="pkg.X" handler="python">'
+                              "</backlinks>")
+    assert markdown == "Text.\n" and notes == []
+
+
 def test_custom_elements_and_tag_looking_text_are_noted_not_warned() -> None:
     from agentprose_core.convert import convert_fragment
     from agentprose_core.settings import Settings
