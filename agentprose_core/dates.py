@@ -150,6 +150,7 @@ class LastChanged:
         self._whole_repository = False
         self._shallow = False
         self._from_mtime: list[str] = []
+        self._ignored_paths: frozenset[str] | None = None  # what git ignores in the tree
 
     def _load(self) -> None:
         if self._loaded:
@@ -208,8 +209,20 @@ class LastChanged:
         return self._root is None or self._root in resolved.parents
 
     def _ignored(self, resolved: Path) -> bool:
-        """True when git ignores the file: a build step wrote it, nobody commits it."""
-        return _git(resolved.parent, "check-ignore", "-q", resolved.name) is not None
+        """True when git ignores the file: a build step wrote it, nobody commits it.
+        One git call for the whole tree, the first time a file is asked about (a site
+        of new, uncommitted pages asks about each of them)."""
+        if self._ignored_paths is None:
+            assert self._root is not None
+            listed = _git(self._root, "ls-files", "--others", "--ignored", "--exclude-standard",
+                          "--directory", "-z")
+            self._ignored_paths = frozenset((listed or "").split("\0")) - {""}
+        relative = resolved.relative_to(self._root).as_posix() if self._root else ""
+        if relative in self._ignored_paths:
+            return True
+        parts = relative.split("/")[:-1]
+        return any("/".join(parts[:n]) + "/" in self._ignored_paths
+                   for n in range(1, len(parts) + 1))
 
     def _shown(self, path: Path) -> str:
         """``path`` as the warning names it: relative to the docs folder when inside."""
