@@ -15,7 +15,8 @@ from .test_mkdocs_plugin import make_site, mkdocs_build
 
 SITE_FILES = ("agentprose.json", "llms.txt", "llms-full.txt")
 
-_SERVE_DIRTY = """
+# What ``mkdocs serve --dirty`` does: a first build, then a reload after rocks.md changes.
+_SERVE_DIRTY_EDIT = """
 from pathlib import Path
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
@@ -24,10 +25,11 @@ config = load_config(config_file="mkdocs.yml")
 config.plugins.on_startup(command="serve", dirty=True)
 build(config, dirty=True)
 page = Path("docs/guide/rocks.md")
-page.write_text(page.read_text() + "\\nA line added for the reload.\\n")
-build(load_config(config_file="mkdocs.yml"), dirty=True)  # what serve --dirty does
-config.plugins.on_shutdown()
+page.write_text(page.read_text() + "\\n{line}\\n")
+build(load_config(config_file="mkdocs.yml"), dirty=True)
 """
+_SERVE_DIRTY = _SERVE_DIRTY_EDIT.format(line="A line added for the reload.") + \
+    "config.plugins.on_shutdown()\n"
 
 
 @pytest.fixture
@@ -71,18 +73,8 @@ def test_a_dirty_serve_reload_writes_what_a_full_build_writes(site_root: Path) -
     assert b"A line added for the reload." in reloaded["agentprose.json"]
 
 
-_SERVE_DIRTY_COMMIT = """
+_SERVE_DIRTY_COMMIT = _SERVE_DIRTY_EDIT.format(line="A line added, not yet committed.") + """
 import os, subprocess
-from pathlib import Path
-from mkdocs.commands.build import build
-from mkdocs.config import load_config
-
-config = load_config(config_file="mkdocs.yml")
-config.plugins.on_startup(command="serve", dirty=True)
-build(config, dirty=True)
-page = Path("docs/guide/rocks.md")
-page.write_text(page.read_text() + "\\nA line added, not yet committed.\\n")
-build(load_config(config_file="mkdocs.yml"), dirty=True)
 env = dict(os.environ, GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@example.org",
            GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@example.org",
            GIT_AUTHOR_DATE="2026-01-02T03:04:05+00:00",
