@@ -44,8 +44,10 @@ def outdated_pages(app: Sphinx, plan: Plan, env: BuildEnvironment,
     """The documents Sphinx would leave as they are whose views are out of date."""
     assert plan.last_changed is not None  # made at builder-inited
     moved = plan.last_changed.head() != _last_head(plan)
+    if not (removed or moved):
+        return []  # the usual rebuild: no record is read
     known = plan.records.docnames()
-    if not known or not (removed or moved):
+    if not known:
         return []
     records = plan.records.load_all(known)
     gone = {records[doc].markdown_url for doc in removed if doc in records}
