@@ -5,10 +5,10 @@ Pure Python: nothing here imports MkDocs, Sphinx or docutils.
 
 from __future__ import annotations
 
-from .diagnostics import Diagnostic
-from .errors import AgentproseError, ConfigError, InputError, OutputError
-from .model import Heading, PageRecord, SiteRecord
-from .settings import Settings, settings_from_mapping
+from agentprose_core.diagnostics import Diagnostic
+from agentprose_core.errors import AgentproseError, ConfigError, InputError, OutputError
+from agentprose_core.model import Heading, PageRecord, SiteRecord
+from agentprose_core.settings import Settings, settings_from_mapping
 
 __version__ = "0.1.0"
 

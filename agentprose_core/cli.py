@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__
-from .errors import AgentproseError
-from .settings import ENGINES, VIEW_LAYOUTS, settings_from_mapping
+from agentprose_core import __version__
+from agentprose_core.errors import AgentproseError
+from agentprose_core.settings import ENGINES, VIEW_LAYOUTS, settings_from_mapping
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -101,7 +101,10 @@ def _build(args: argparse.Namespace) -> int:
         "site_description": args.description,
         "preprocess": args.preprocess,
     })
-    from .staticsite import build_site, find_pages  # each command imports what it runs
+    from agentprose_core.postbuild import (  # each command imports what it runs
+        build_site,
+        find_pages,
+    )
 
     progress = _progress if sys.stderr.isatty() and not args.quiet and len(
         find_pages(args.site_dir, args.exclude)) >= _PROGRESS_FROM else None
@@ -121,7 +124,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from .serve import run_server
+    from agentprose_core.serve.server import run_server
 
     run_server(args.site_dir, host=args.host, port=args.port, base_path=args.base_path,
                quiet=args.quiet)
@@ -129,7 +132,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .check import check_target
+    from agentprose_core.check.checker import check_target
 
     report = check_target(args.target, max_pages=args.max_pages, base_url=args.base_url)
     print(report.to_json() if args.json else report.to_text())
@@ -137,7 +140,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _config(args: argparse.Namespace) -> int:
-    from .hosting import caddy_config, nginx_config
+    from agentprose_core.hosting.servers import caddy_config, nginx_config
 
     render = nginx_config if args.server == "nginx" else caddy_config
     print(render(args.root, base_path=args.base_path, view_layout=args.view_layout), end="")

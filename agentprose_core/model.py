@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .diagnostics import Diagnostic
+    from agentprose_core.diagnostics import Diagnostic
 
 __all__ = ["Conversion", "Heading", "PageRecord", "SiteRecord"]
 

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from .errors import ConfigError
-from .jsonld import ARTICLE_TYPES
+from agentprose_core.errors import ConfigError
+from agentprose_core.render.jsonld import ARTICLE_TYPES
 
 HOSTS = ("netlify", "cloudflare", "apache", "none")
 
@@ -225,7 +225,9 @@ def settings_from_mapping(values: Mapping[str, Any]) -> Settings:
         )
     checked = {name: _check(name, value) for name, value in values.items()}
     if checked.get("preprocess"):
-        from .hooks import load_preprocess  # imports the user's code: only when asked to
+        from agentprose_core.preprocess import (
+            load_preprocess,  # imports the user's code: only when asked to
+        )
 
         load_preprocess(checked["preprocess"])
     return Settings(**checked)

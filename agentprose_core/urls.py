@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
-from .errors import InputError
+from agentprose_core.errors import InputError
 
 __all__ = [
     "INDEX_NAMES",

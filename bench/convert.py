@@ -12,9 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from agentprose_core.convert import convert_fragment
-from agentprose_core.frontmatter import render_view
+from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.model import PageRecord
+from agentprose_core.render.view import render_view
 from agentprose_core.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -27,8 +27,8 @@ from lxml import etree
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agentprose_core.characters import clean_markup
-from agentprose_core.convert import convert_fragment
-from agentprose_core.roundtrip import roundtrip_mismatches
+from agentprose_core.check.structure import roundtrip_mismatches
+from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.settings import ENGINES, Settings
 
 PAGE = "https://fuzz.example/docs/page/"

@@ -19,25 +19,29 @@ from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
 from agentprose_core import __version__
-from agentprose_core.background import BackgroundConversions, conversion_pool, worker_count
-from agentprose_core.cache import ConversionCache
-from agentprose_core.dates import LastChanged
-from agentprose_core.decorate import decorate_text, redecorate_page
 from agentprose_core.diagnostics import audible
 from agentprose_core.errors import AgentproseError, ConfigError
-from agentprose_core.includes import included_files, search_dirs
+from agentprose_core.files import update_in_place
 from agentprose_core.lang import normalize_lang
 from agentprose_core.model import SiteRecord
-from agentprose_core.output import update_in_place
-from agentprose_core.publish import publish
-from agentprose_core.settings import Settings, settings_from_mapping
-from agentprose_core.sitepages import (
+from agentprose_core.output.publish import publish
+from agentprose_core.parallel.cache import ConversionCache
+from agentprose_core.parallel.speculative import (
+    BackgroundConversions,
+    conversion_pool,
+    worker_count,
+)
+from agentprose_core.records.dates import LastChanged
+from agentprose_core.records.includes import included_files, search_dirs
+from agentprose_core.records.site import (
     Assembled,
     CollectedPage,
     build_records,
     is_source_excluded,
     with_listed,
 )
+from agentprose_core.render.decorate import decorate_text, redecorate_page
+from agentprose_core.settings import Settings, settings_from_mapping
 from agentprose_core.urls import base_url_of, site_map
 
 from .config import AgentproseConfig
@@ -52,7 +56,7 @@ if TYPE_CHECKING:
 
     from agentprose_core.diagnostics import Diagnostic
     from agentprose_core.model import Conversion, PageRecord
-    from agentprose_core.pool import WorkerPool
+    from agentprose_core.parallel.pool import WorkerPool
 
 __all__ = ["AgentprosePlugin"]
 
@@ -230,7 +234,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
 
     def _listing(self, record: PageRecord, output: str, lists: tuple[str, ...]) -> PageRecord:
         # Imported here: it loads lxml, which MkDocs' process needs only on such pages.
-        from agentprose_core.listings import listing_record
+        from agentprose_core.records.listings import listing_record
 
         assert self.assembled is not None
         listed = [self.records[url] for url in lists if url in self.records]

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from agentprose_core.diagnostics import Diagnostic
-    from agentprose_core.pool import WorkerPool
+    from agentprose_core.parallel.pool import WorkerPool
 
 __all__ = ["BACKLOG", "DeferredPages", "Note"]
 

@@ -30,17 +30,17 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 from agentprose_core import __version__
-from agentprose_core.background import MIN_PAGES, conversion_pool, warm_up, worker_count
-from agentprose_core.cache import ConversionCache, site_digest
-from agentprose_core.dates import LastChanged
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
 from agentprose_core.lang import normalize_lang
-from agentprose_core.metadata import opted_out, read_metadata
 from agentprose_core.model import SiteRecord
-from agentprose_core.publish import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.output.publish import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.parallel.cache import ConversionCache, site_digest
+from agentprose_core.parallel.speculative import MIN_PAGES, conversion_pool, warm_up, worker_count
+from agentprose_core.records.dates import LastChanged
+from agentprose_core.records.metadata import opted_out, read_metadata
+from agentprose_core.records.site import is_source_excluded
 from agentprose_core.settings import Settings
-from agentprose_core.sitepages import is_source_excluded
 from agentprose_core.urls import NO_VIEW, page_key, view_collisions, views_of
 
 from .config import checked_base_url, checked_settings
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from agentprose_core.pool import WorkerPool
+    from agentprose_core.parallel.pool import WorkerPool
 
     from .deferred import Note
 
@@ -372,7 +372,7 @@ def _extra_files_clash(app: Sphinx, plan: Plan) -> bool:
     if not app.config.html_extra_path:
         return False
     # Imported here, not with the extension: 16 ms of every build (an HTTP server's).
-    from agentprose_core.hosting import host_files
+    from agentprose_core.hosting.servers import host_files
 
     ours = {INDEX_NAME, LLMS_NAME, LLMS_FULL_NAME, *host_files(plan.settings.host)}
     for extra in app.config.html_extra_path:

@@ -15,18 +15,18 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
-from agentprose_core.decorate import decorate_page
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
-from agentprose_core.output import update_in_place
-from agentprose_core.publish import publish, write_view
+from agentprose_core.files import update_in_place
+from agentprose_core.output.publish import publish, write_view
+from agentprose_core.render.decorate import decorate_page
 from agentprose_core.urls import output_path
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from agentprose_core.cache import ConversionCache
     from agentprose_core.model import PageRecord, SiteRecord
+    from agentprose_core.parallel.cache import ConversionCache
     from agentprose_core.settings import Settings
 
     from .stored import StoredRecords

@@ -13,21 +13,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agentprose_core.cache import convert_cached
-from agentprose_core.decorate import head_additions
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError, OutputError
-from agentprose_core.output import update_in_place
-from agentprose_core.publish import write_view
-from agentprose_core.records import make_record
+from agentprose_core.files import update_in_place
+from agentprose_core.output.publish import write_view
+from agentprose_core.parallel.cache import convert_cached
+from agentprose_core.records.page import make_record
+from agentprose_core.render.decorate import head_additions
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-    from agentprose_core.cache import ConversionCache
-    from agentprose_core.metadata import PageFacts
     from agentprose_core.model import SiteRecord
+    from agentprose_core.parallel.cache import ConversionCache
+    from agentprose_core.records.metadata import PageFacts
     from agentprose_core.settings import Settings
 
     from .stored import StoredRecords

@@ -14,8 +14,8 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agentprose_core.metadata import read_metadata
-from agentprose_core.records import out_of_date
+from agentprose_core.records.metadata import read_metadata
+from agentprose_core.records.page import out_of_date
 
 if TYPE_CHECKING:
     from collections.abc import Collection

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from agentprose_core.postbuild import build_site
 from agentprose_core.settings import Settings
-from agentprose_core.staticsite import build_site
 
 __all__ = ["CASES", "SUBPATH_CASES", "Case", "build_fixture_site", "cases_for", "run_cases"]
 

@@ -20,7 +20,7 @@ from jsonschema import Draft202012Validator
 from llms_txt import parse_llms_file
 from ruamel.yaml import YAML
 
-from agentprose_core.index import load_schema
+from agentprose_core.render.index import load_schema
 
 KEYS = ("title", "canonical", "modified", "published", "author", "lang", "prev", "next")
 TIME = "%Y-%m-%dT%H:%M:%SZ"

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import yaml
 
-from agentprose_core.background import (
+from agentprose_core.convert.fences import fences_of
+from agentprose_core.convert.fragment import convert_fragment
+from agentprose_core.parallel.cache import ConversionCache
+from agentprose_core.parallel.speculative import (
     MIN_PAGES,
     BackgroundConversions,
     conversion_pool,
     worker_count,
 )
-from agentprose_core.cache import ConversionCache
-from agentprose_core.convert import convert_fragment
-from agentprose_core.fences import fences_of
 from agentprose_core.settings import Settings
 
 from .sites import snapshot, write_tree

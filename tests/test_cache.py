@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from agentprose_core.cache import ConversionCache, cache_key, convert_cached, site_digest
-from agentprose_core.convert import convert_fragment
-from agentprose_core.fences import fences_of
+from agentprose_core.convert.fences import fences_of
+from agentprose_core.convert.fragment import convert_fragment
+from agentprose_core.parallel.cache import ConversionCache, cache_key, convert_cached, site_digest
 from agentprose_core.settings import Settings
 
 from .sites import snapshot

@@ -16,14 +16,14 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from jsonschema import Draft202012Validator
 
-from agentprose_core.check import RULES, check_site_dir, check_target, check_url
-from agentprose_core.check_text import parse_llms_txt, parse_view
-from agentprose_core.checks_http import HttpRequest, HttpResponse, urllib_fetch
+from agentprose_core.check.checker import RULES, check_site_dir, check_target, check_url
+from agentprose_core.check.http import HttpRequest, HttpResponse, urllib_fetch
+from agentprose_core.check.schema_subset import KEYWORDS, SchemaSubsetError, validate
+from agentprose_core.check.text import parse_llms_txt, parse_view
 from agentprose_core.errors import InputError
-from agentprose_core.index import load_schema
-from agentprose_core.schema_subset import KEYWORDS, SchemaSubsetError, validate
+from agentprose_core.postbuild import build_site
+from agentprose_core.render.index import load_schema
 from agentprose_core.settings import Settings
-from agentprose_core.staticsite import build_site
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -538,7 +538,7 @@ def test_only_http_urls() -> None:
 
 
 def test_agentprose_serve_passes(tmp_path: Path) -> None:
-    serve = pytest.importorskip("agentprose_core.serve")
+    serve = pytest.importorskip("agentprose_core.serve.server")
     site = tmp_path / "site"
     shutil.copytree(EXAMPLE, site, ignore=shutil.ignore_patterns("README.md"))
     httpd = serve.make_server(site, port=0, quiet=True)
@@ -582,8 +582,8 @@ def test_cli_check_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     import shutil
 
     from agentprose_core.cli import main
+    from agentprose_core.postbuild import build_site
     from agentprose_core.settings import Settings
-    from agentprose_core.staticsite import build_site
 
     site = tmp_path / "site"
     shutil.copytree(Path(__file__).parent.parent / "examples" / "plain-site", site)
@@ -598,7 +598,7 @@ def test_cli_check_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 def test_a_page_whose_theme_shows_no_content_is_not_compared() -> None:
     # Material's home.html empties the content block: the view keeps the page's text
-    from agentprose_core.check_roundtrip import roundtrip_findings
+    from agentprose_core.check.roundtrip import roundtrip_findings
 
     page = ('<html><head><title>Home</title></head><body><div class="md-content" '
             'data-md-component="content"><article class="md-content__inner md-typeset">'

@@ -84,7 +84,7 @@ def test_second_run_gives_the_same_bytes(site: Path) -> None:
 
 
 def test_a_run_with_another_base_url_leaves_none_of_the_first(site: Path) -> None:
-    from agentprose_core.decorate import without_injected
+    from agentprose_core.render.decorate import without_injected
 
     original = _snapshot(site)
     assert main(["build", str(site), "--base-url", BASE, "--quiet"]) == 0
@@ -154,7 +154,7 @@ def test_console_script_runs(site: Path) -> None:
 
 
 def test_find_pages_stays_inside_the_site(tmp_path: Path) -> None:
-    from agentprose_core.staticsite import find_pages
+    from agentprose_core.postbuild import find_pages
 
     site, outside = tmp_path / "site", tmp_path / "outside"
     for name in ("index.html", "a/index.html", "a/b/c.html", "a/notes.htm", "d.html/e.html",
@@ -175,7 +175,7 @@ def test_find_pages_stays_inside_the_site(tmp_path: Path) -> None:
 
 
 def test_source_of_maps_mkdocs_layouts(tmp_path: Path) -> None:
-    from agentprose_core.staticsite import source_of
+    from agentprose_core.postbuild import source_of
 
     for name in ("index.md", "a/b.md", "c/index.md", "d/README.md", "e.md"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -212,8 +212,8 @@ def test_dates_from_the_sources_git_history(tmp_path: Path) -> None:
 
 
 def test_caps_on_index_and_llms_full(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from agentprose_core.postbuild import build_site
     from agentprose_core.settings import Settings
-    from agentprose_core.staticsite import build_site
 
     result = build_site(site, base_url=BASE, settings=Settings(index_max_bytes=2000,
                                                                llms_full_max_bytes=900))
@@ -318,7 +318,7 @@ def test_source_gives_what_the_mkdocs_plugin_gives(tmp_path: Path) -> None:
 
 
 def test_config_command_prints_the_generated_block(capsys: pytest.CaptureFixture[str]) -> None:
-    from agentprose_core.hosting import caddy_config, nginx_config
+    from agentprose_core.hosting.servers import caddy_config, nginx_config
 
     assert main(["config", "nginx", "--root", "/srv/site", "--base-path", "/docs/"]) == 0
     assert capsys.readouterr().out == nginx_config("/srv/site", base_path="/docs/")
@@ -329,9 +329,9 @@ def test_config_command_prints_the_generated_block(capsys: pytest.CaptureFixture
 @pytest.mark.parametrize(("host", "name"), [("netlify", "_headers"), ("cloudflare", "_headers"),
                                             ("apache", ".htaccess")])
 def test_host_setting_writes_the_hosts_file(site: Path, host: str, name: str) -> None:
-    from agentprose_core.hosting import host_files
+    from agentprose_core.hosting.servers import host_files
+    from agentprose_core.postbuild import build_site
     from agentprose_core.settings import Settings
-    from agentprose_core.staticsite import build_site
 
     result = build_site(site, base_url=BASE, settings=Settings(host=host))
     assert name in result.files
@@ -340,8 +340,8 @@ def test_host_setting_writes_the_hosts_file(site: Path, host: str, name: str) ->
 
 
 def test_unicode_spaces_and_foreign_canonical(site: Path) -> None:
+    from agentprose_core.postbuild import build_site
     from agentprose_core.settings import Settings
-    from agentprose_core.staticsite import build_site
 
     page = (site / "rock-pools.html").read_text(encoding="utf-8")
     page = page.replace("<head>", '<head>\n<link rel="canonical" href="https://evil.example/x">')
@@ -357,8 +357,8 @@ def test_unicode_spaces_and_foreign_canonical(site: Path) -> None:
 
 
 def test_a_page_and_a_folder_of_one_name_each_get_a_view(site: Path) -> None:
+    from agentprose_core.postbuild import build_site
     from agentprose_core.settings import Settings
-    from agentprose_core.staticsite import build_site
 
     page = (site / "rock-pools.html").read_text(encoding="utf-8")
     (site / "changes").mkdir()
@@ -375,8 +375,8 @@ def test_a_page_and_a_folder_of_one_name_each_get_a_view(site: Path) -> None:
 
 
 def test_index_cap_keeps_the_bodies_up_to_its_size(site: Path, tmp_path: Path) -> None:
+    from agentprose_core.postbuild import build_site
     from agentprose_core.settings import Settings
-    from agentprose_core.staticsite import build_site
 
     whole = tmp_path / "whole"
     shutil.copytree(site, whole)

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agentprose_core.background import MIN_PAGES
-from agentprose_core.extract import LARGE_NAV, decode, parse_page, without_large_navs
+from agentprose_core.convert.tree import to_html
+from agentprose_core.extract.page import LARGE_NAV, decode, parse_page, without_large_navs
+from agentprose_core.parallel.speculative import MIN_PAGES
+from agentprose_core.postbuild import build_site
 from agentprose_core.settings import Settings
-from agentprose_core.staticsite import build_site
-from agentprose_core.tree import to_html
 
 from .outputs import check_site
 from .sites import snapshot, write_tree

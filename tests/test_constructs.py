@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprose_core.convert import convert_fragment
+from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.errors import ConfigError, InputError
 from agentprose_core.settings import Settings, settings_from_mapping
 
@@ -43,7 +43,7 @@ def test_an_empty_unknown_element_loses_nothing_and_says_nothing() -> None:
 
 
 def test_custom_elements_and_tag_looking_text_are_noted_not_warned() -> None:
-    from agentprose_core.convert import convert_fragment
+    from agentprose_core.convert.fragment import convert_fragment
     from agentprose_core.settings import Settings
 
     # PyScript's <py-script> (MyST's docs); an object repr mkautodoc left unescaped (httpx)

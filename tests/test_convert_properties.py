@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agentprose_core.convert import Conversion, convert_fragment
+from agentprose_core.convert.fragment import Conversion, convert_fragment
 from agentprose_core.settings import ENGINES, Settings
 
 PAGE = "https://docs.example.org/proj/page/"
@@ -143,7 +143,7 @@ def test_engines_agree_on_the_structure() -> None:
 def test_engine_fallback_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
     import builtins
 
-    from agentprose_core import convert
+    from agentprose_core.convert import fragment as convert
     from agentprose_core.diagnostics import unique
 
     real_import = builtins.__import__

@@ -10,9 +10,12 @@ from typing import Any
 import lxml.html
 import pytest
 
-from agentprose_core import extract, pagemeta
+from agentprose_core.convert.tree import select, select_in
 from agentprose_core.errors import ConfigError
-from agentprose_core.extract import (
+from agentprose_core.extract import headmeta as pagemeta
+from agentprose_core.extract import page as extract
+from agentprose_core.extract.headmeta import normalize_lang, split_title
+from agentprose_core.extract.page import (
     CHROME_RULES,
     CONTENT_RULES,
     ExtractedPage,
@@ -21,8 +24,6 @@ from agentprose_core.extract import (
     has_view,
     parse_page,
 )
-from agentprose_core.pagemeta import normalize_lang, split_title
-from agentprose_core.tree import select, select_in
 
 FIXTURES = Path(__file__).parent / "fixtures"
 THEMES = FIXTURES / "extract"
@@ -650,9 +651,9 @@ def test_the_content_tree_converts_as_its_html_would(path: Path) -> None:
     """``agentprose build`` converts the extracted tree itself: the same Conversion as
     writing the content out and converting that fragment."""
     from agentprose_core.characters import has_unsafe_characters
-    from agentprose_core.convert import convert_element, convert_fragment
+    from agentprose_core.convert.fragment import convert_element, convert_fragment
+    from agentprose_core.convert.tree import detached, to_html
     from agentprose_core.settings import Settings
-    from agentprose_core.tree import detached, to_html
 
     text = decode(path.read_bytes())
     written, kept = parse_page(text, url=URL).content, parse_page(text, url=URL).content
@@ -667,8 +668,8 @@ def test_the_content_tree_converts_as_its_html_would(path: Path) -> None:
 
 
 def test_agentprose_build_cleans_control_characters_as_a_plugin_does(tmp_path: Path) -> None:
+    from agentprose_core.postbuild import build_site
     from agentprose_core.settings import Settings
-    from agentprose_core.staticsite import build_site
 
     (tmp_path / "index.html").write_text(
         "<html><head><title>T</title></head><body><main><h1>T\x01itle</h1>"
@@ -711,8 +712,8 @@ def test_the_content_s_text_spans_its_lines_and_gives_up_on_carriage_returns() -
 
 
 def test_a_page_too_deep_to_parse_keeps_what_follows_the_deep_part() -> None:
-    from agentprose_core.extract import parse_page
-    from agentprose_core.tree import all_text
+    from agentprose_core.convert.tree import all_text
+    from agentprose_core.extract.page import parse_page
 
     html = ("<html><head><title>T</title></head><body><main><h1>Top</h1>"
             + "<div>" * 3000 + "deep" + "</div>" * 3000

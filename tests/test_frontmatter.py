@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from agentprose_core.frontmatter import _escape, quote, render_front_matter, render_view
 from agentprose_core.model import PageRecord
+from agentprose_core.render.view import _escape, quote, render_front_matter, render_view
 
 PAGE = PageRecord(
     url="https://coast.example/tide-pools/",

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from agentprose_core.errors import OutputError
+from agentprose_core.files import update_in_place
 from agentprose_core.model import PageRecord
-from agentprose_core.output import update_in_place
 from sphinx_agentprose.stored import StoredRecords
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "plain-site"

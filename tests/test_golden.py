@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprose_core.convert import convert_fragment
+from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.settings import Settings
 from agentprose_core.urls import page_key
 

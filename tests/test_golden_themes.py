@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from agentprose_core.codeblocks import fences_of
-from agentprose_core.convert import convert_fragment
+from agentprose_core.convert.fragment import convert_fragment
+from agentprose_core.convert.rules.codeblocks import fences_of
 from agentprose_core.settings import Settings
 from agentprose_core.urls import page_key, view_url
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from agentprose_core.errors import OutputError
-from agentprose_core.head import discovery_tags, inject_discovery
-from agentprose_core.output import safe_target, update_in_place, write_atomic
+from agentprose_core.files import safe_target, update_in_place, write_atomic
+from agentprose_core.render.head import discovery_tags, inject_discovery
 
 TAGS = discovery_tags("https://x.org/a.md", "https://x.org/agentprose.json")
 

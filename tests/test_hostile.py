@@ -8,10 +8,10 @@ import re
 import pytest
 import yaml
 
-from agentprose_core.convert import convert_fragment
-from agentprose_core.frontmatter import render_front_matter
-from agentprose_core.metadata import read_metadata
+from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.model import PageRecord
+from agentprose_core.records.metadata import read_metadata
+from agentprose_core.render.view import render_front_matter
 from agentprose_core.settings import ENGINES, Settings
 
 PAGE = "https://docs.example.org/p/"
@@ -146,7 +146,7 @@ class _Panic(BaseException):
 def test_an_engine_that_fails_on_a_page_falls_back_with_one_warning(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from agentprose_core import convert
+    from agentprose_core.convert import fragment as convert
 
     def panics(document: str) -> str:
         raise _Panic("called `Option::unwrap()` on a `None` value")
@@ -166,7 +166,7 @@ def test_an_engine_that_fails_on_a_page_falls_back_with_one_warning(
 
 
 def test_interrupts_are_never_swallowed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentprose_core import convert
+    from agentprose_core.convert import fragment as convert
 
     def interrupted(document: str) -> str:
         raise KeyboardInterrupt

@@ -1,7 +1,7 @@
 """Host configurations: the generated text, and real servers running it.
 
 nginx, Apache and Caddy from Debian's packages are started on loopback with exactly the
-text :mod:`agentprose_core.hosting` generates (inside the smallest wrapper each needs,
+text :mod:`agentprose_core.hosting.servers` generates (inside the smallest wrapper each needs,
 written out below), serve a site built by agentprose, and answer the same table of
 requests as ``agentprose serve`` (``tests/http_cases.py``). A server whose binary is
 missing skips, except under ``CI=true`` where it fails: ``.ci/run`` installs them.
@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from agentprose_core import hosting, hosting_edge
 from agentprose_core.errors import ConfigError, InputError
-from agentprose_core.hosting_accept import ACCEPT_RULES, markdown_by_rules
+from agentprose_core.hosting import edge as hosting_edge
+from agentprose_core.hosting import servers as hosting
+from agentprose_core.hosting.accept import ACCEPT_RULES, markdown_by_rules
 
 from .http_cases import CASES, Case, build_fixture_site, cases_for, run_cases
 
@@ -320,8 +321,8 @@ def test_server_applies_the_accept_rules(sites: dict[str, Path], server: str) ->
 @pytest.fixture(scope="module")
 def layouts() -> Iterator[dict[str, Path]]:
     """The example site built with the other two view layouts."""
+    from agentprose_core.postbuild import build_site
     from agentprose_core.settings import Settings
-    from agentprose_core.staticsite import build_site
 
     from .http_cases import EXAMPLE, EXCLUDED
 

@@ -1,6 +1,6 @@
 """The Accept rules for pattern-only servers, and the edge JavaScript run under Node.
 
-The rules (:mod:`agentprose_core.hosting_accept`) are held to :func:`negotiate.choose`
+The rules (:mod:`agentprose_core.hosting.accept`) are held to :func:`negotiate.choose`
 on a fixed list with its documented differences and on random headers: they may answer
 HTML where ``choose`` answers Markdown, never the other way round. The JavaScript of
 the Cloudflare and Netlify functions must agree with ``choose`` exactly, compute the same
@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from agentprose_core import hosting_edge
-from agentprose_core.hosting_accept import ACCEPT_RULES, markdown_by_rules, pcre_patterns
-from agentprose_core.negotiate import choose
+from agentprose_core.hosting import edge as hosting_edge
+from agentprose_core.hosting.accept import ACCEPT_RULES, markdown_by_rules, pcre_patterns
+from agentprose_core.serve.negotiate import choose
 from agentprose_core.settings import VIEW_LAYOUTS
 from agentprose_core.urls import view_url
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentprose_core.includes import included_files, search_dirs
+from agentprose_core.records.includes import included_files, search_dirs
 
 from .sites import write_tree
 

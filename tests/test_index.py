@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker
 
 from agentprose_core.errors import InputError
-from agentprose_core.index import (
+from agentprose_core.model import Heading, PageRecord, SiteRecord
+from agentprose_core.render.index import (
     SCHEMA_ID,
     check_pages,
     ensure_checked,
@@ -22,7 +23,6 @@ from agentprose_core.index import (
     render_index,
     schema_path,
 )
-from agentprose_core.model import Heading, PageRecord, SiteRecord
 
 GENERATOR = "agentprose 0.1.0 (cli)"
 SITE = SiteRecord(name="Coast", url="https://coast.example/docs", description="Tide pools.")

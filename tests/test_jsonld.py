@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 import yaml
 
-from agentprose_core.decorate import decorate_page, decorate_text
-from agentprose_core.jsonld import article_data, head_tags, script_tag
 from agentprose_core.model import PageRecord, SiteRecord
+from agentprose_core.render.decorate import decorate_page, decorate_text
+from agentprose_core.render.jsonld import article_data, head_tags, script_tag
 from agentprose_core.settings import Settings
 
 from .outputs import check_site, split_view

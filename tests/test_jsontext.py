@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentprose_core.jsontext import dumps_indented
+from agentprose_core.render.jsontext import dumps_indented
 
 # Every code point but lone surrogates (which no page text has), U+2028 and controls in.
 texts = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=20)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agentprose_core.convert import convert_fragment
-from agentprose_core.fences import fences_of
-from agentprose_core.languages import clean_language, language_of_file
+from agentprose_core.convert.fences import fences_of
+from agentprose_core.convert.fragment import convert_fragment
+from agentprose_core.convert.languages import clean_language, language_of_file
 from agentprose_core.settings import Settings
 
 PAGE = "https://docs.example.org/p/"

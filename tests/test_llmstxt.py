@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from llms_txt import parse_llms_file
 
 from agentprose_core.errors import InputError
-from agentprose_core.index import check_pages
-from agentprose_core.llmstxt import (
+from agentprose_core.model import PageRecord, SiteRecord
+from agentprose_core.render.index import check_pages
+from agentprose_core.render.llmstxt import (
     OPTIONAL_SECTION,
     ROOT_SECTION,
     iter_llms_full_txt,
@@ -20,7 +21,6 @@ from agentprose_core.llmstxt import (
     render_llms_txt,
     summarize,
 )
-from agentprose_core.model import PageRecord, SiteRecord
 
 BASE = "https://coast.example/"
 SITE = SiteRecord(name="Coast", url=BASE, description="Field notes on tide pools.")

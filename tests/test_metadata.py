@@ -6,10 +6,10 @@ import datetime as dt
 
 import pytest
 
-from agentprose_core.convert import Conversion
-from agentprose_core.metadata import opted_out, read_metadata
+from agentprose_core.convert.fragment import Conversion
 from agentprose_core.model import Heading
-from agentprose_core.records import page_title
+from agentprose_core.records.metadata import opted_out, read_metadata
+from agentprose_core.records.page import page_title
 
 
 def test_clean_values() -> None:

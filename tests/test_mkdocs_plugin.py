@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agentprose_core.check import check_site_dir
-from agentprose_core.dates import is_shallow
+from agentprose_core.check.checker import check_site_dir
+from agentprose_core.records.dates import is_shallow
 from agentprose_core.settings import options
 from mkdocs_agentprose.config import AgentproseConfig
 

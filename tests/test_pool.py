@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agentprose_core.extract import LARGE_NAV, without_large_navs
-from agentprose_core.pool import Failed, WorkerPool, run_all, run_all_while
+from agentprose_core.extract.page import LARGE_NAV, without_large_navs
+from agentprose_core.parallel.pool import Failed, WorkerPool, run_all, run_all_while
 
 
 def _square(state: dict[str, Any], number: int) -> int:

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agentprose_core.convert import convert_fragment
-from agentprose_core.roundtrip import markdown_structure, roundtrip_mismatches
+from agentprose_core.check.structure import markdown_structure, roundtrip_mismatches
+from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.settings import ENGINES, Settings
 
 from .test_golden import CASES, SITE_MAP, _page_url

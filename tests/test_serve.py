@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from agentprose_core import serve
 from agentprose_core.errors import InputError
-from agentprose_core.negotiate import HTML, MARKDOWN, choose, parse_accept, weight_of
-from agentprose_core.serve import (
+from agentprose_core.serve import server as serve
+from agentprose_core.serve.negotiate import HTML, MARKDOWN, choose, parse_accept, weight_of
+from agentprose_core.serve.server import (
     Request,
     Site,
     content_type_for,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from agentprose_core.metadata import PageFacts
 from agentprose_core.model import SiteRecord
-from agentprose_core.pool import WorkerPool
+from agentprose_core.parallel.pool import WorkerPool
+from agentprose_core.records.metadata import PageFacts
 from agentprose_core.settings import Settings
 from sphinx_agentprose.deferred import BACKLOG, DeferredPages
 from sphinx_agentprose.pages import HeadFill, PageJob, SitePages, marker, write_page

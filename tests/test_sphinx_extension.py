@@ -421,7 +421,7 @@ def test_an_incremental_build_works_in_a_worker_and_sphinx_never_loads_lxml(
     import subprocess
     import sys
 
-    from agentprose_core.background import MIN_PAGES, worker_count
+    from agentprose_core.parallel.speculative import MIN_PAGES, worker_count
 
     from .test_cache import _without_times
 
@@ -459,7 +459,7 @@ def test_site_files_named_in_html_extra_path_are_written_last_by_sphinx_s_proces
     import subprocess
     import sys
 
-    from agentprose_core.background import MIN_PAGES
+    from agentprose_core.parallel.speculative import MIN_PAGES
 
     src = copy_root("basic", tmp_path / "src")
     for number in range(MIN_PAGES + 4):

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agentprose_core.background import MIN_PAGES, worker_count
+from agentprose_core.parallel.speculative import MIN_PAGES, worker_count
 
 from .sites import snapshot
 from .test_cache import _without_times
@@ -94,7 +94,7 @@ import os, sys
 
 def {name}(element, url):
     spec = getattr(sys.modules["__main__"], "__spec__", None)
-    if spec is None or spec.name != "agentprose_core.worker":
+    if spec is None or spec.name != "agentprose_core.parallel.worker":
         return
     if url.endswith("page6.html"):
         {action}

@@ -186,9 +186,9 @@ def test_links_into_the_page_go_where_the_page_goes(page: str, hrefs: list[str],
                                                      listed: bool) -> None:
     """The shortcut for "#…" links gives what resolving each one gives, and looks up
     the same pages (a worker's conversion is kept or redone by them)."""
-    from agentprose_core.background import RecordingMap
-    from agentprose_core.normalize import _link_target, _rewrite_links
-    from agentprose_core.tree import ElementIndex, new_element
+    from agentprose_core.convert.normalize import _link_target, _rewrite_links
+    from agentprose_core.convert.tree import ElementIndex, new_element
+    from agentprose_core.parallel.speculative import RecordingMap
 
     root = new_element("div")
     for href in hrefs:

@@ -14,10 +14,10 @@ from typing import Any
 import checks
 from checks import Finding, LangCount
 
-from agentprose_core.check import check_site_dir
-from agentprose_core.extract import parse_page
-from agentprose_core.roundtrip import roundtrip_mismatches
-from agentprose_core.tree import to_html
+from agentprose_core.check.checker import check_site_dir
+from agentprose_core.check.structure import roundtrip_mismatches
+from agentprose_core.convert.tree import to_html
+from agentprose_core.extract.page import parse_page
 from agentprose_core.urls import page_key
 
 _SPHINX_DEFAULT = "python"

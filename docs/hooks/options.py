@@ -70,7 +70,7 @@ def on_post_build(config: Any, **_: Any) -> None:
     """Publish the index's JSON Schema at the stable URL its ``$id`` names."""
     from pathlib import Path
 
-    from agentprose_core.index import SCHEMA_NAME, schema_path
+    from agentprose_core.render.index import SCHEMA_NAME, schema_path
 
     target = Path(config["site_dir"]) / "schema" / SCHEMA_NAME
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,165 @@
+"""``agentprose check TARGET``: does a built folder or a deployed site keep the contract?
+
+Both targets run the rules of :data:`~.check_rules.SHARED_CHECKS` (``agentprose.json``
+parses and validates against the shipped schema, every post's URLs stay on the site,
+each view's front matter and body, ``llms.txt``, ``llms-full.txt``, the discovery
+links). A folder adds that pages without a view carry no discovery links; a URL adds
+the HTTP rules of :mod:`.checks_http` (content types, content negotiation, ``Vary``,
+validators and ``304``), never leaving the target's origin.
+
+Every rule and its level are listed in :data:`~.check_report.RULES`; the command's exit
+status is non-zero when :attr:`Report.ok` is false (an error-level problem). Schema
+validation uses :mod:`.schema_subset`, so it is complete without ``jsonschema``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentprose_core.check.http import HttpRequest, HttpResponse, check_url, urllib_fetch
+from agentprose_core.check.report import RULES, Problem, Report, Rule
+from agentprose_core.check.rules import (
+    SHARED_CHECKS,
+    Read,
+    SiteCheck,
+    has_discovery_links,
+    load_index,
+)
+from agentprose_core.errors import InputError
+from agentprose_core.output.publish import INDEX_NAME
+from agentprose_core.urls import base_url_of, output_path
+
+__all__ = [
+    "RULES",
+    "HttpRequest",
+    "HttpResponse",
+    "Problem",
+    "Report",
+    "Rule",
+    "check_site_dir",
+    "check_target",
+    "check_url",
+    "urllib_fetch",
+]
+
+_NO_BASE = "agentprose.json gives no usable site.url: pass base_url to check the rest."
+
+
+def check_target(target: str, *, max_pages: int = 50, timeout: float = 10,
+                 base_url: str | None = None) -> Report:
+    """Check ``target``: an http(s) URL, else the path of a built site folder.
+
+    ``max_pages`` and ``timeout`` apply to a URL, ``base_url`` to a folder.
+    """
+    if target.startswith(("http://", "https://")):
+        return check_url(target, max_pages=max_pages, timeout=timeout)
+    return check_site_dir(Path(target), base_url=base_url)
+
+
+def check_site_dir(site_dir: Path, *, base_url: str | None = None) -> Report:
+    """Check the agent outputs of the built site in ``site_dir``.
+
+    The base URL is ``base_url`` when given (``site.url`` in the index must then match
+    it), else the index's ``site.url``. Raises :class:`InputError` when ``site_dir`` is
+    not a directory or ``base_url`` is not an absolute http(s) URL.
+    """
+    if not site_dir.is_dir():
+        raise InputError(f"No such directory: {site_dir}. Give the folder of the built site.")
+    report = Report(target=str(site_dir))
+    given = base_url_of(base_url) if base_url is not None else None
+    reader = _DirReader(site_dir, given or "", report)
+    index_url = (given or "") + INDEX_NAME
+    check = SiteCheck(report, given or "", index_url, reader.read, where=reader.where)
+    index_read = reader.file(INDEX_NAME, index_url)
+    check.index = load_index(index_read, check) or {}
+    base = _base(check, given)
+    if base is None:
+        if "index-base" not in report.rules_broken():
+            report.notes.append(_NO_BASE)
+        return report
+    check.base = reader.base = base
+    check.index_url = base + INDEX_NAME
+    for rule in SHARED_CHECKS:
+        rule(check)
+    if check.index:  # without the list of posts, every page would look unlisted
+        check_unlisted_pages(check, reader)
+    return report
+
+
+def _base(check: SiteCheck, given: str | None) -> str | None:
+    site = check.index.get("site")
+    url = site.get("url") if isinstance(site, dict) else None
+    if given is not None:
+        if isinstance(url, str) and url != given:
+            check.add("index-base", INDEX_NAME,
+                      f"site.url is {url}, not {given}: the rest was not checked")
+            return None
+        return given
+    try:
+        return base_url_of(url) if isinstance(url, str) else None
+    except InputError:
+        return None
+
+
+class _DirReader:
+    """Reads the site's URLs from the folder, never outside it."""
+
+    def __init__(self, site_dir: Path, base: str, report: Report) -> None:
+        self.site_dir = site_dir
+        self.root = site_dir.resolve()
+        self.base = base
+        self.report = report
+        self.pages: set[Path] = set()
+
+    def where(self, url: str) -> str:
+        try:
+            return output_path(url, self.base) if self.base else url
+        except InputError:
+            return url
+
+    def read(self, url: str, kind: str) -> Read:
+        try:
+            relative = output_path(url, self.base)
+        except InputError as error:
+            return Read(None, url, str(error))
+        candidates = [relative]
+        if kind == "page" and not relative.endswith((".html", ".htm")):
+            candidates += [relative + ".html", relative + "/index.html"]
+        for candidate in candidates:
+            path = self.site_dir / candidate
+            if path.is_file() and self.root in path.resolve().parents:
+                if kind == "page":
+                    self.pages.add(path.resolve())
+                return self.file(candidate, url)
+        return Read(None, url, f"no file {relative}")
+
+    def file(self, relative: str, url: str) -> Read:
+        path = self.site_dir / relative
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return Read(None, url, f"no file {relative}")
+        except UnicodeDecodeError:
+            return Read(None, url, f"{relative} is not UTF-8")
+        self.report.files_read += 1
+        return Read(text, url)
+
+
+def check_unlisted_pages(check: SiteCheck, reader: _DirReader) -> None:
+    """HTML pages that are not a post's page must not carry the discovery links."""
+    for path in sorted(_site_html(reader.site_dir)):
+        if path.resolve() in reader.pages:
+            continue
+        relative = path.relative_to(reader.site_dir).as_posix()
+        read = reader.file(relative, check.base + relative)
+        if read.text is not None and has_discovery_links(read.text):
+            check.report.add("discovery-unlisted", relative,
+                             "has discovery links but is not a page listed in agentprose.json")
+
+
+def _site_html(site_dir: Path) -> list[Path]:
+    """The HTML files of a site folder that stay inside it."""
+    root = site_dir.resolve()
+    return [path for path in site_dir.rglob("*.htm*")
+            if path.suffix in (".html", ".htm") and path.is_file()
+            and root in path.resolve().parents]

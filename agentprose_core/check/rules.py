@@ -1,0 +1,335 @@
+"""The rules both targets of ``agentprose check`` share: a site folder and a URL.
+
+The checks read the site through a :data:`Reader` (a file system or HTTP), so each rule
+is written once. They run in the order of :data:`SHARED_CHECKS`, after
+:func:`load_index` has read ``agentprose.json``.
+
+``url`` and ``markdown_url`` must be under the site's base URL; ``image``, ``prev`` and
+``next`` on its origin, as the index writer and the contract ask (an image may live
+outside a sub-path site's folder).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
+from urllib.parse import urljoin, urlsplit
+
+from agentprose_core.check.roundtrip import roundtrip_findings
+from agentprose_core.check.schema_subset import validate
+from agentprose_core.check.text import head_links, parse_llms_txt, parse_view
+from agentprose_core.render.index import load_schema
+from agentprose_core.urls import is_on_site, page_key
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from agentprose_core.check.report import Report
+    from agentprose_core.check.text import Finding, LlmsFile, View
+
+__all__ = [
+    "SHARED_CHECKS",
+    "Read",
+    "Reader",
+    "SiteCheck",
+    "discovery_findings",
+    "has_discovery_links",
+    "load_index",
+    "same_origin",
+    "text_of",
+]
+
+
+@dataclass(frozen=True)
+class Read:
+    """One file of the site as read: its text, or why there is none.
+
+    ``url`` is where the text came from (after redirects). ``reported`` is true when
+    the reader already recorded why there is no text, or chose not to fetch it (a
+    request budget): the rules then say nothing more about it.
+    """
+
+    text: str | None
+    url: str
+    reason: str = ""
+    reported: bool = False
+
+
+Reader: TypeAlias = Callable[[str, str], Read]
+"""Reads a URL of the site; the kind is ``"file"`` (any file) or ``"page"`` (HTML)."""
+
+
+@dataclass
+class SiteCheck:
+    """A site under check: where it is, how to read it, and the report to fill."""
+
+    report: Report
+    base: str
+    index_url: str
+    read: Reader
+    where: Callable[[str], str]
+    limit: int | None = None
+    index: dict[str, Any] = field(default_factory=dict)
+    served: set[str] = field(default_factory=set)  # page keys of views read
+
+    @property
+    def posts(self) -> list[dict[str, Any]]:
+        posts = self.index.get("posts")
+        return [post for post in posts if isinstance(post, dict)] if isinstance(posts, list) else []
+
+    def checked_posts(self) -> list[dict[str, Any]]:
+        """The posts whose view and page are read: all, or the first ``limit``."""
+        return self.posts if self.limit is None else self.posts[: self.limit]
+
+    def add(self, rule: str, url: str, message: str, line: int = 0) -> None:
+        where = self.where(url) + (f":{line}" if line else "")
+        self.report.add(rule, where, message)
+
+    def missing(self, rule: str, read: Read, what: str) -> None:
+        if not read.reported:
+            self.add(rule, read.url, f"{what}: {read.reason}")
+
+
+def text_of(post: dict[str, Any], key: str) -> str | None:
+    value = post.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def same_origin(url: str, base: str) -> bool:
+    parts, site = urlsplit(url), urlsplit(base)
+    return (parts.scheme, parts.netloc.lower()) == (site.scheme, site.netloc.lower())
+
+
+# -- agentprose.json ----------------------------------------------------------------
+
+
+def load_index(read: Read, check: SiteCheck) -> dict[str, Any] | None:
+    """Parse and validate ``agentprose.json``; None when it cannot be used at all."""
+    if read.text is None:
+        check.missing("index-missing", read, "no agentprose.json")
+        return None
+    try:
+        index = json.loads(read.text)
+    except json.JSONDecodeError as error:
+        check.add("index-json", read.url, f"not JSON: {error}")
+        return None
+    if not isinstance(index, dict):
+        check.add("index-json", read.url, "not a JSON object")
+        return None
+    for message in validate(index, load_schema()):
+        check.add("index-schema", read.url, message)
+    return index
+
+
+def check_posts(check: SiteCheck) -> None:
+    """Every post's URLs on the site, and no URL listed twice."""
+    seen: set[str] = set()
+    for post in check.posts:
+        url = text_of(post, "url")
+        for key in ("url", "markdown_url", "image", "prev", "next"):
+            value = text_of(post, key)
+            on_site = is_on_site if key in ("url", "markdown_url") else same_origin
+            if value is not None and not on_site(value, check.base):
+                check.add("post-off-site", check.index_url,
+                          f"{key} {value} of post {url} is not on the site ({check.base})")
+        if url is not None:
+            if page_key(url) in seen:
+                check.add("index-duplicate", check.index_url, f"{url} is listed twice")
+            seen.add(page_key(url))
+
+
+# -- agent views --------------------------------------------------------------------
+
+
+def check_views(check: SiteCheck) -> None:
+    """Each checked post's view: readable, well formed, saying what the index says."""
+    for post in check.checked_posts():
+        url = text_of(post, "markdown_url")
+        if url is None or not is_on_site(url, check.base):
+            continue
+        check.report.pages_checked += 1
+        read = check.read(url, "file")
+        if read.text is None:
+            check.missing("view-missing", read, f"no agent view for {post.get('url')}")
+            continue
+        check.served.add(page_key(url))
+        view = parse_view(read.text)
+        _add_findings(check, url, view.findings)
+        if view.front:
+            _compare(check, url, view, post)
+
+
+def _add_findings(check: SiteCheck, url: str, findings: Iterable[Finding]) -> None:
+    for rule, line, message in findings:
+        check.add(rule, url, message, line)
+
+
+_SAME_AS_INDEX = (
+    ("title", "title"), ("canonical", "url"), ("modified", "modified"),
+    ("published", "published"), ("lang", "lang"), ("prev", "prev"), ("next", "next"),
+)
+
+
+def _compare(check: SiteCheck, url: str, view: View, post: dict[str, Any]) -> None:
+    for front_key, post_key in _SAME_AS_INDEX:
+        ours, theirs = view.front.get(front_key), post.get(post_key)
+        if ours != theirs:
+            check.add("view-index", url,
+                      f"{front_key} is {ours!r}; agentprose.json says {post_key} {theirs!r}")
+    author = view.front.get("author")
+    authors = [author] if isinstance(author, str) else author
+    if authors != post.get("authors"):
+        check.add("view-index", url,
+                  f"author is {author!r}; agentprose.json says {post.get('authors')!r}")
+    if "markdown" in post and post["markdown"] != view.body:
+        check.add("view-index", url, "the body differs from the post's markdown in the index")
+    for key in ("canonical", "prev", "next"):
+        value = view.front.get(key)
+        if isinstance(value, str) and not same_origin(value, check.base):
+            check.add("post-off-site", url, f"{key} {value} is not on the site's origin")
+
+
+# -- llms.txt and llms-full.txt -----------------------------------------------------
+
+
+def check_llms(check: SiteCheck) -> None:
+    """``llms.txt``: its form, that it lists every post, and that every link resolves."""
+    read = check.read(check.base + "llms.txt", "file")
+    if read.text is None:
+        check.missing("llms-missing", read, "no llms.txt")
+        return
+    parsed = parse_llms_txt(read.text)
+    _add_findings(check, read.url, parsed.findings)
+    _compare_reference(check, read.url, read.text, parsed)
+    listed = {page_key(link.url) for link in parsed.links}
+    for post in check.posts:
+        view = text_of(post, "markdown_url")
+        if view is not None and page_key(view) not in listed:
+            check.add("llms-coverage", read.url, f"{view} is not listed")
+    links = parsed.links if check.limit is None else parsed.links[: check.limit]
+    if len(links) < len(parsed.links):
+        check.report.notes.append(
+            f"Checked the first {len(links)} of {len(parsed.links)} llms.txt links.")
+    for link in links:
+        _check_link(check, read.url, link.url, link.line)
+
+
+def _check_link(check: SiteCheck, llms_url: str, url: str, line: int) -> None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        check.add("llms-link", llms_url, f"{url} is not an absolute URL", line)
+    elif not is_on_site(url, check.base):
+        check.add("llms-link", llms_url, f"{url} is not on the site ({check.base})", line)
+    elif page_key(url) not in check.served:
+        target = check.read(url, "file")
+        if target.text is None and not target.reported:
+            check.add("llms-link", llms_url, f"{url}: {target.reason}", line)
+        elif target.text is not None:
+            check.served.add(page_key(url))
+
+
+def _compare_reference(check: SiteCheck, url: str, text: str, parsed: LlmsFile) -> None:
+    """With ``llms_txt`` installed, its parser must read what ours reads."""
+    try:
+        from llms_txt import parse_llms_file  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        check.report.notes.append(
+            "llms.txt read with agentprose's parser only (pip install llms-txt to compare "
+            "with the reference parser).")
+        return
+    try:
+        theirs = parse_llms_file(text)
+        links = [(str(link["title"]), str(link["url"]), str(link.get("desc") or ""))
+                 for section in theirs.sections.values() for link in section]
+        title, summary = theirs.title, theirs.summary
+    except (AttributeError, KeyError, TypeError) as error:
+        check.add("llms-reference", url, f"the reference parser fails: {error!r}")
+        return
+    ours = [(link.title, link.url, link.description) for link in parsed.links]
+    if (title, summary) != (parsed.title, parsed.summary):
+        check.add("llms-reference", url, f"it reads title {title!r}, summary {summary!r}")
+    if links != ours:
+        check.add("llms-reference", url, "it reads different links than the sections hold")
+
+
+def check_llms_full(check: SiteCheck) -> None:
+    """``llms-full.txt`` exists and introduces every post by its URL."""
+    read = check.read(check.base + "llms-full.txt", "file")
+    if read.text is None:
+        check.missing("llms-full-missing", read, "no llms-full.txt")
+        return
+    words = {word for line in read.text.split("\n") for word in line.split()}
+    for post in check.posts:
+        url = text_of(post, "url")
+        if url is not None and url not in words:
+            check.add("llms-full-post", read.url, f"{url} is not in llms-full.txt")
+
+
+# -- discovery links ----------------------------------------------------------------
+
+
+def check_discovery(check: SiteCheck) -> None:
+    """Each checked post's page links its view once and the index once, and its view
+    renders back to its content."""
+    views = _site_map(check)
+    for post in check.checked_posts():
+        url, view = text_of(post, "url"), text_of(post, "markdown_url")
+        if url is None or view is None or not is_on_site(url, check.base):
+            continue
+        read = check.read(url, "page")
+        if read.text is None:
+            check.missing("page-missing", read, "no HTML page")
+            continue
+        for rule, message in discovery_findings(read.text, read.url, view, check.index_url):
+            check.add(rule, url, message)
+        markdown = post.get("markdown")
+        if isinstance(markdown, str):
+            for message in roundtrip_findings(read.text, page_url=url, markdown=markdown,
+                                              site_map=views):
+                check.add("view-roundtrip", view, message)
+
+
+def _site_map(check: SiteCheck) -> dict[str, str]:
+    return {page_key(str(post["url"])): str(post["markdown_url"]) for post in check.posts
+            if isinstance(post.get("url"), str) and isinstance(post.get("markdown_url"), str)}
+
+
+def discovery_findings(
+    html: str, page_url: str, view: str, index_url: str
+) -> list[tuple[str, str]]:
+    """What is wrong with the discovery links of a page whose view is ``view``."""
+    links = head_links(html)
+    views = [link for link in links if "alternate" in link.rel and link.type == "text/markdown"]
+    indexes = [link for link in links if "agentprose-index" in link.rel]
+    found: list[tuple[str, str]] = []
+    if not views:
+        found.append(("discovery-missing", "no <link rel=\"alternate\" type=\"text/markdown\">"))
+    elif len(views) > 1:
+        found.append(("discovery-duplicate", f"{len(views)} text/markdown alternate links"))
+    elif page_key(urljoin(page_url, views[0].href)) != page_key(view):
+        found.append(("discovery-href", f"the alternate link points at {views[0].href}"))
+    if len(indexes) != 1:
+        found.append(("discovery-index", f"{len(indexes)} rel=\"agentprose-index\" links"))
+    elif urljoin(page_url, indexes[0].href) != index_url:
+        found.append(("discovery-index", f"the index link points at {indexes[0].href}"))
+    return found
+
+
+def has_discovery_links(html: str) -> bool:
+    """True when a page's head carries either discovery link."""
+    return any(
+        ("alternate" in link.rel and link.type == "text/markdown")
+        or "agentprose-index" in link.rel
+        for link in head_links(html)
+    )
+
+
+SHARED_CHECKS: tuple[Callable[[SiteCheck], None], ...] = (
+    check_posts,
+    check_views,
+    check_llms,
+    check_llms_full,
+    check_discovery,
+)

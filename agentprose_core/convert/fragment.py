@@ -1,0 +1,259 @@
+"""Content HTML to Markdown: normalize, then an engine, then our finishing rules.
+
+:func:`convert_fragment` is a pure function of picklable values, so callers can run it
+in worker processes and cache it by a hash of its inputs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from agentprose_core.convert.normalize import normalize
+from agentprose_core.convert.placeholders import splice
+from agentprose_core.convert.rules.codeblocks import SourceFence
+from agentprose_core.convert.tree import Element, all_text, parse_fragment, to_html
+from agentprose_core.diagnostics import Diagnostic
+from agentprose_core.model import Conversion
+from agentprose_core.preprocess import run_preprocess
+from agentprose_core.settings import Settings
+
+__all__ = ["Conversion", "available_engine", "convert_element", "convert_fragment"]
+
+Engine = Callable[[str], str]
+
+
+def _html_to_markdown_engine() -> Engine:
+    import html_to_markdown
+
+    options = html_to_markdown.ConversionOptions(
+        heading_style="atx",
+        bullets="-",
+        list_indent_width=2,
+        escape_asterisks=False,
+        escape_underscores=False,
+        escape_misc=False,
+        autolinks=False,
+        expand_abbreviations=False,
+        include_blockquote_citations=False,
+        extract_metadata=False,
+        newline_style="backslash",
+        code_block_style="backticks",
+        hidden_content="all",
+        whitespace_mode="normalized",
+        highlight_style="double_equal",
+        # No Markdown syntax for these that GitHub renders; inline HTML reads fine.
+        preserve_tags=["sub", "sup"],
+    )
+
+    convert = html_to_markdown.convert
+    try:  # build the native options once, not on every page (~0.1 ms each)
+        from html_to_markdown import _html_to_markdown as native
+        from html_to_markdown.api import _to_rust_conversion_options
+
+        native_options = _to_rust_conversion_options(options)
+
+        def run(document: str) -> str:
+            return str(native.convert(html=document, options=native_options, visitor=None).content)
+
+        run("<p>x</p>")
+    except (ImportError, AttributeError, TypeError):
+
+        def run(document: str) -> str:
+            return str(convert(document, options).content)
+
+    return run
+
+
+def _markdownify_engine() -> Engine:
+    import markdownify
+
+    class _Converter(markdownify.MarkdownConverter):
+        def convert_td(self, el: Any, text: str, parent_tags: Any) -> str:
+            # markdownify's stub file omits the table methods it has.
+            base = super().convert_td  # type: ignore[misc]
+            return str(base(el, text.replace("|", "\\|"), parent_tags))
+
+        def convert_th(self, el: Any, text: str, parent_tags: Any) -> str:
+            base = super().convert_th  # type: ignore[misc]
+            return str(base(el, text.replace("|", "\\|"), parent_tags))
+
+        def convert_mark(self, el: Any, text: str, parent_tags: Any) -> str:
+            return f"=={text}==" if text.strip() else text
+
+        def convert_sub(self, el: Any, text: str, parent_tags: Any) -> str:
+            return f"<sub>{text}</sub>" if text.strip() else text
+
+        def convert_sup(self, el: Any, text: str, parent_tags: Any) -> str:
+            return f"<sup>{text}</sup>" if text.strip() else text
+
+    converter = _Converter(
+        heading_style="ATX",
+        bullets="-",
+        escape_asterisks=False,
+        escape_underscores=False,
+        escape_misc=False,
+        autolinks=False,
+        newline_style="BACKSLASH",
+        table_infer_header=True,
+        strip=["abbr"],
+    )
+
+    def run(document: str) -> str:
+        return str(converter.convert(document))
+
+    return run
+
+
+@cache
+def _engine(name: str) -> tuple[Engine, tuple[Diagnostic, ...]]:
+    if name == "html-to-markdown":
+        try:
+            return _html_to_markdown_engine(), ()
+        except ImportError as error:
+            note = Diagnostic(
+                "engine-fallback",
+                f"html-to-markdown cannot be imported ({error}); using markdownify, which is "
+                "slower. Install html-to-markdown (Python 3.11+) for the fast engine.",
+            )
+            return _markdownify_engine(), (note,)
+    return _markdownify_engine(), ()
+
+
+def available_engine(name: str) -> tuple[str, tuple[Diagnostic, ...]]:
+    """The engine that ``name`` really gets here, and the warning if it fell back."""
+    _, notes = _engine(name)
+    return ("markdownify" if notes else name), notes
+
+
+_BLANK_RUNS = re.compile(r"\n{3,}")
+_TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
+
+
+def _is_quote(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def _separate_quotes(lines: list[str], separator: str) -> list[str]:
+    """A blank line wherever a blockquote meets other text, as every style guide wants."""
+    out: list[str] = []
+    for given in lines:
+        content = given.lstrip(" >")
+        # The separator becomes a blank line where it stands, its quote marks kept.
+        line = given[: len(given) - len(content)].rstrip() if content == separator else given
+        if out and not line.lstrip(" >") and out[-1] == line:
+            continue  # one blank line (in a quote: one line of marks) is enough
+        if out and out[-1].strip() and line.strip() and _is_quote(out[-1]) != _is_quote(line):
+            out.append("")
+        out.append(line)
+    return out
+
+
+_QUOTE_MARKS = re.compile(r"[ >]*")
+_QUOTED_ROW = re.compile(r"^ *>[ >]*\|", re.MULTILINE)
+
+
+def _end_tables(lines: list[str]) -> list[str]:
+    """A blank line after every pipe table: html-to-markdown leaves none inside a
+    blockquote, and the next line then reads as one more row."""
+    out: list[str] = []
+    for line in lines:
+        if out:
+            marks = _QUOTE_MARKS.match(out[-1])
+            quote = marks.group() if marks else ""
+            last, this = out[-1][len(quote):], line[len(quote):]
+            if last.startswith("|") and this.strip() and not this.startswith("|") \
+                    and line.startswith(quote):
+                out.append(quote.rstrip())
+        out.append(line)
+    return out
+
+
+def _finish(markdown: str, separator: str) -> str:
+    """Our layout rules on the engine's output, before code goes back in."""
+    markdown = markdown.replace("\r\n", "\n").replace("\u00a0", " ")
+    markdown = _TRAILING.sub("", markdown)
+    if _QUOTED_ROW.search(markdown):  # a table in a quote, where an engine leaves it open
+        markdown = "\n".join(_end_tables(markdown.split("\n")))
+    if ">" in markdown or separator in markdown:  # else there is nothing to separate
+        markdown = "\n".join(_separate_quotes(markdown.split("\n"), separator))
+    markdown = _BLANK_RUNS.sub("\n\n", markdown)
+    return markdown.strip("\n") + "\n" if markdown.strip() else ""
+
+
+_NEVER_CAUGHT = (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError)
+
+
+def _run_engine(document: str, name: str, page_url: str) -> tuple[str, tuple[Diagnostic, ...]]:
+    """The engine's Markdown for ``document``; if it fails on this page (html-to-markdown
+    panics as a BaseException), the other engine's, with a warning naming the page."""
+    engine, notes = _engine(name)
+    try:
+        return engine(document), notes
+    except BaseException as error:  # a Rust panic is no Exception; the rest is re-raised
+        if isinstance(error, _NEVER_CAUGHT):
+            raise
+        failure = f"{type(error).__name__}: {' '.join(str(error).split())[:200]}"
+    used, _ = available_engine(name)
+    other = "markdownify" if used == "html-to-markdown" else "html-to-markdown"
+    try:
+        converted, instead = _engine(other)[0](document), f"with {other} instead"
+    except Exception:  # both engines failed: its text, so that the build goes on
+        converted, instead = _text_of(document), "as plain text (both engines failed)"
+    note = Diagnostic(
+        "engine-failed",
+        f"the {used} engine failed on this page ({failure}); it was converted {instead}. "
+        "Please report the page to agentprose.",
+        location=page_url,
+    )
+    return converted, (*notes, note)
+
+
+def _text_of(document: str) -> str:
+    text = all_text(parse_fragment(document))
+    return "\n\n".join(" ".join(part.split()) for part in text.split("\n\n") if part.strip())
+
+
+def convert_element(
+    root: Element,
+    *,
+    page_url: str,
+    site_map: Mapping[str, str],
+    settings: Settings,
+    source_fences: Sequence[SourceFence] = (),
+) -> Conversion:
+    """Convert a parsed content element (changed in place) to Markdown."""
+    if settings.preprocess:
+        run_preprocess(settings.preprocess, root, page_url)
+    normalized = normalize(
+        root, page_url=page_url, site_map=site_map, source_fences=source_fences
+    )
+    document = to_html(normalized.root)
+    converted, notes = _run_engine(document, settings.converter, page_url)
+    placeholders = normalized.placeholders
+    markdown = splice(_finish(converted, placeholders.separator), placeholders)
+    return Conversion(
+        markdown=markdown,
+        headings=normalized.headings,
+        diagnostics=notes + tuple(normalized.diagnostics),
+    )
+
+
+def convert_fragment(
+    fragment: str,
+    *,
+    page_url: str,
+    site_map: Mapping[str, str],
+    settings: Settings,
+    source_fences: Sequence[SourceFence] = (),
+) -> Conversion:
+    """Convert the content HTML a build tool holds for one page to Markdown."""
+    if not fragment.strip():
+        return Conversion(markdown="", headings=())
+    root = parse_fragment(fragment)
+    return convert_element(
+        root, page_url=page_url, site_map=site_map, settings=settings,
+        source_fences=source_fences,
+    )

@@ -1,0 +1,323 @@
+"""The docs rules on an lxml tree: theme markup in, plain semantic HTML out.
+
+Both Markdown engines get the same normalized tree, so every rule here holds for
+both: chrome and hidden content dropped, widgets rewritten, code and math kept
+byte-exact through placeholders, links absolute and pointed at agent views.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from agentprose_core import urls
+from agentprose_core.convert.placeholders import Placeholders
+from agentprose_core.convert.rules.anchors import outline, place_anchors
+from agentprose_core.convert.rules.codeblocks import (
+    SourceFence,
+    replace_code_blocks,
+    replace_math,
+)
+from agentprose_core.convert.rules.constructs import rewrite_media, unknown_constructs
+from agentprose_core.convert.rules.depth import MAX_DEPTH, flatten_deep
+from agentprose_core.convert.rules.escape import escape_text
+from agentprose_core.convert.rules.hidden import hidden_by_attributes
+from agentprose_core.convert.rules.tables import rewrite_tables
+from agentprose_core.convert.rules.widgets import (
+    rewrite_admonitions,
+    rewrite_definition_lists,
+    rewrite_figures,
+    rewrite_footnotes,
+    rewrite_tabs,
+    rewrite_task_lists,
+    separate_blockquotes,
+)
+from agentprose_core.convert.tree import (
+    BLOCK_TAGS,
+    Element,
+    ElementIndex,
+    all_text,
+    classes,
+    drop_tag,
+    drop_tree,
+    new_element,
+    put_before,
+    text_of,
+    unwrap,
+)
+from agentprose_core.diagnostics import Diagnostic
+from agentprose_core.model import Heading
+
+__all__ = ["DROP_SELECTORS", "Normalized", "normalize"]
+
+# Never content, wherever it appears inside the main content.
+DROP_TAGS = frozenset({
+    "script", "style", "noscript", "template", "link", "meta", "button", "svg", "form", "nav",
+    "select", "textarea",
+})
+DROP_CLASSES = frozenset({
+    "agentprose-ignore", "md-source-file", "md-clipboard", "copybutton", "edit-this-page",
+    "view-this-page", "back-to-top", "md-content__button",
+    "sd-hide-link-text",  # sphinx-design's stretched card links: hidden from readers
+})
+DROP_LINK_CLASSES = frozenset({"headerlink", "anchor", "hash-link"})
+DROP_SELECTORS = (
+    *sorted(DROP_TAGS), *(f".{c}" for c in sorted(DROP_CLASSES)),
+    *(f"a.{c}" for c in sorted(DROP_LINK_CLASSES)),
+    "[data-ignore]", "[hidden]", "[aria-hidden=true]", '[style*="display: none"]',
+    "input:not([type=checkbox])",
+)
+"""What :func:`drop_chrome` removes, as CSS selectors (for the docs and the tests); see
+:mod:`.hidden` for the exact rule on hidden elements (tab panels are kept)."""
+
+
+def _chrome(index: ElementIndex) -> list[Element]:
+    inputs = [el for el in index.tags("input") if el.get("type") != "checkbox"]
+    marked = sorted({el for name in ("hidden", "data-ignore", "aria-hidden", "style")
+                     for el in index.attributes(name)}, key=index.position)
+    return [
+        *index.tags(*DROP_TAGS),
+        *inputs,
+        *(el for el in marked if hidden_by_attributes(el.attrib)),
+        *index.classes(*DROP_CLASSES),
+        *index.classes(*DROP_LINK_CLASSES, tags=("a",)),
+    ]
+
+
+_PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", ""})
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+@dataclass
+class Normalized:
+    """A normalized tree, the placeholders it holds, and what we learned on the way."""
+
+    root: Element
+    placeholders: Placeholders
+    headings: tuple[Heading, ...] = ()
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def drop_chrome(index: ElementIndex) -> None:
+    """Remove comments, scripts, buttons, permalinks, hidden and ignored parts."""
+    root = index.root
+    for comment in list(root.iter(etree.Comment, etree.ProcessingInstruction)):
+        drop_tree(comment)
+    for element in _chrome(index):
+        if element is not root and index.attached(element):
+            drop_tree(element)
+    for frame in root.iter("iframe"):  # its text is only for browsers without frames
+        frame.text = None
+        for child in list(frame):
+            drop_tree(child)
+
+
+_FRAGMENT_ONLY = re.compile(r"#[^#\\\s]*\Z")
+
+
+def _link_target(href: str, page_url: str, site_map: Mapping[str, str]) -> str:
+    """An href of the page at ``page_url``, absolute, pointed at the agent view of the
+    page it links to when that page has one (its ``#fragment`` kept); ``NO_VIEW`` for
+    a page left out of every output."""
+    absolute = urls.resolve(href, page_url)
+    target, _, fragment = absolute.partition("#")
+    view = site_map.get(urls.page_key(target))
+    if view == urls.NO_VIEW:
+        return view
+    return absolute if view is None else view + ("#" + fragment if fragment else "")
+
+
+def _unlink(link: Element) -> None:
+    """A link to a page left out of the outputs: plain text, or, as the whole of a list
+    item (a toctree or nav entry, which names the page), nothing."""
+    item = link.getparent()
+    while item is not None and item.tag in ("p", "span", "em", "strong"):
+        item = item.getparent()
+    if item is not None and item.tag == "li" and _own_text(item) == text_of(link):
+        drop_tree(item)
+    else:
+        drop_tag(link)
+
+
+def _own_text(item: Element) -> str:
+    """The text of a list item without its nested lists, whitespace folded."""
+    nested = "".join(all_text(sub) for sub in item if sub.tag in ("ul", "ol"))
+    return " ".join(all_text(item).replace(nested, "", 1).split()) if nested else text_of(item)
+
+
+def _rewrite_links(index: ElementIndex, page_url: str, site_map: Mapping[str, str]) -> None:
+    # Most links of a docs page point into it (headings, code lines): a "#…" link goes
+    # where the page itself does, with its fragment, looked up once (when first needed:
+    # a worker's site map notes what a conversion looked up).
+    here: str | None = None
+    for link in index.tags("a"):
+        href = link.get("href")
+        # A link inside a link (invalid, but parsers keep it) cannot be Markdown.
+        nested = next(link.iterancestors("a"), None) is not None
+        if href is None or urls.unsafe_scheme(href) or nested:
+            drop_tag(link)
+            continue
+        bare = href.strip()
+        if "#" not in page_url and _FRAGMENT_ONLY.match(bare):
+            if here is None:
+                here = _link_target("", page_url, site_map)
+            target = here + bare if len(bare) > 1 else here
+        else:
+            target = _link_target(href, page_url, site_map)
+        if target == urls.NO_VIEW:
+            _unlink(link)
+            continue
+        label = link.get("title") or link.get("aria-label") or ""
+        link.attrib.clear()
+        if not all_text(link).strip() and next(link.iter("img"), None) is None:
+            if not label.strip():
+                drop_tag(link)  # nothing to show, nothing to click
+                continue
+            link.text = " ".join(label.split())  # an icon-only link says what it is
+        link.set("href", target)
+
+
+def _rewrite_images(index: ElementIndex, page_url: str) -> None:
+    for image in index.tags("img"):
+        classes = (image.get("class") or "").split()
+        if {"twemoji", "emojione", "emoji", "gemoji"} & set(classes):
+            unwrap(image, image.get("alt") or "")
+            continue
+        src = image.get("src") or image.get("data-src")
+        if not src or urls.unsafe_scheme(src):
+            unwrap(image, image.get("alt") or "")
+            continue
+        alt = image.get("alt") or ""
+        image.attrib.clear()
+        image.set("src", urls.resolve(src, page_url))
+        image.set("alt", alt)
+
+
+def _drop_permalink_marks(index: ElementIndex) -> None:
+    """Permalink marks go; a docutils back-link to the contents (``:backlinks:``) keeps
+    its text only: it leads to a navigation entry, and the heading's id is elsewhere.
+    A heading left with nothing to show goes too (markdownify would write a bare ``###``),
+    its id kept as an anchor."""
+    for heading in index.tags(*_HEADINGS):
+        for anchor in list(heading.iter("a")):
+            is_mark = text_of(anchor) in _PERMALINK_MARKS
+            if is_mark and (anchor.get("href") or "").startswith("#"):
+                drop_tree(anchor)
+            elif "toc-backref" in classes(anchor):
+                unwrap(anchor)
+        if heading.getparent() is not None and not text_of(heading).strip() \
+                and next(heading.iter("img"), None) is None:
+            if heading.get("id"):
+                heading.tag = "p"
+                heading[:] = []
+                heading.text = None
+            else:
+                drop_tree(heading)
+
+
+# What holds blocks, and the blocks that an inline parent would break.
+_BLOCK_PARENTS = BLOCK_TAGS | {"td", "th", "dd", "dt", "summary", "caption", "body", "tr",
+                               "thead", "tbody", "tfoot", "legend"}
+_BLOCKS_TO_LIFT = (*sorted(BLOCK_TAGS), "td", "th", "dd", "dt", "summary", "tr", "thead",
+                   "tbody", "tfoot")
+
+
+def _out_of_inline_markup(root: Element, placeholders: Placeholders) -> None:
+    """Blocks inside inline markup (``<em>``, ``<var>``, a link) out of it: engines split
+    the markup around the block, and its halves then read as list markers or stray
+    emphasis. The inline markup goes, its text stays; a link moves onto the block's
+    first text. A code block or math inside a heading follows the heading."""
+    for block in list(root.iter(*_BLOCKS_TO_LIFT)):
+        parent = block.getparent()
+        while parent is not None and parent is not root and parent.tag not in _BLOCK_PARENTS:
+            above = parent.getparent()
+            _unwrap_inline(parent, block)
+            parent = above
+        if block.tag != "p" or block.text not in placeholders.blocks:
+            continue
+        heading = next(block.iterancestors(*_HEADINGS), None)
+        if heading is not None:
+            tail, block.tail = block.tail, None
+            put_before(block, tail or "")  # the text after it stays where it was
+            heading.addnext(block)
+
+
+_STRUCK = ("s", "del", "strike")
+
+
+def _no_nested_strikes(root: Element) -> None:
+    """Strikethrough inside strikethrough as one: engines write ``~~~~``, a fence."""
+    for element in list(root.iter(*_STRUCK)):
+        if next(element.iterancestors(*_STRUCK), None) is not None:
+            drop_tag(element)
+
+
+def _unwrap_inline(inline: Element, block: Element) -> None:
+    href = inline.get("href") if inline.tag == "a" else None
+    drop_tag(inline)
+    if href and block.tag not in ("pre", "table", "ul", "ol", "dl") and next(
+            block.iter("a"), None) is None:
+        link = new_element("a", block.text)
+        link.set("href", href)
+        link.extend(list(block))
+        block.text = None
+        block.append(link)
+
+
+def _visible_text(root: Element) -> str:
+    """The text and the URLs of a page: what could reach the Markdown."""
+    urls_ = (el.get("href") or el.get("src") or "" for el in root.iter("a", "img"))
+    return all_text(root) + " ".join(urls_)
+
+
+def _flatten(root: Element) -> list[Diagnostic]:
+    if not flatten_deep(root):
+        return []
+    return [Diagnostic("deep-nesting", f"Markup nested deeper than {MAX_DEPTH} elements was "
+                       "kept as its visible text only; the rest of the page is converted "
+                       "as usual.")]
+
+
+def normalize(
+    root: Element,
+    *,
+    page_url: str,
+    site_map: Mapping[str, str],
+    source_fences: Sequence[SourceFence] = (),
+) -> Normalized:
+    """Apply every docs rule to ``root`` in place.
+
+    ``site_map`` maps :func:`urls.page_key` of each page to its agent-view URL;
+    ``source_fences`` are the fenced blocks of the page's Markdown source, when the
+    build tool has it: they restore code languages that the theme left out.
+    """
+    placeholders = Placeholders.avoiding(_visible_text(root))
+    notes = _flatten(root)
+    index = ElementIndex(root)
+    rewrite_tabs(index)  # before the chrome goes: sphinx-tabs labels are <button>s
+    drop_chrome(index)
+    _drop_permalink_marks(index)
+    headings = outline(root)
+    place_anchors(root, placeholders)
+    rewrite_admonitions(index)
+    replace_math(index, placeholders)
+    rewrite_footnotes(index, placeholders)
+    _rewrite_links(index, page_url, site_map)
+    _rewrite_images(index, page_url)
+    rewrite_task_lists(index, placeholders)
+    rewrite_figures(index)
+    rewrite_tables(root, placeholders)
+    replace_code_blocks(root, placeholders, source_fences=source_fences, index=index)
+    rewrite_definition_lists(index)
+    rewrite_media(root, page_url)
+    for aside in root.iter("aside"):  # html-to-markdown drops asides: sidebars are content
+        aside.tag = "div"
+    _out_of_inline_markup(root, placeholders)
+    _no_nested_strikes(root)
+    escape_text(root, placeholders)
+    separate_blockquotes(root, placeholders)
+    return Normalized(root=root, placeholders=placeholders, headings=headings,
+                      diagnostics=notes + unknown_constructs(root))

@@ -1,0 +1,185 @@
+"""Text that would read as Markdown syntax, escaped before an engine sees it.
+
+A page's text can hold what Markdown takes for syntax: a run of backticks that opens a
+fence or a code span, ``<b>`` written out as text, ``[x](y)``, an entity name, or at
+the start of a line ``#``, ``>``, ``- ``, ``1.``, an ``===`` underline. Neither engine
+escapes all of it (markdownify none, html-to-markdown only at a paragraph's start), and
+an unescaped stray backtick flips code and prose for the rest of a page.
+
+So normalize escapes it itself, engine-independently: each escape is an inline
+placeholder (letters and digits no engine touches) that :func:`~.placeholders.splice`
+turns into the backslash escape. A line starts where a block, a ``<br>`` or a newline
+in the text starts one; in code spans and headings, which cannot go on over a newline,
+newlines become the spaces they are in HTML.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentprose_core.convert.placeholders import Placeholders
+from agentprose_core.convert.tree import BLOCK_TAGS, Element, all_text, drop_tag, unwrap
+
+__all__ = ["escape_text", "guard_lines"]
+
+# Their text becomes a code span: backslashes there are literal, so nothing is escaped.
+_CODE_LIKE = frozenset({"code", "kbd", "samp", "tt"})
+# Where an engine starts a new line.
+_LINE_BLOCKS = BLOCK_TAGS | {"td", "th", "dt", "dd", "summary", "caption", "legend", "tr",
+                             "thead", "tbody", "tfoot", "body", "br"}
+# Inline content only: no block syntax can start there.
+_NO_BLOCK_SYNTAX = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "td", "th"})
+_LINKS = frozenset({"a"})
+_NEWLINES = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
+_BLANK_LINES = re.compile(r"\n[ \t\r\f]*(?=\n)")
+_ANYWHERE = re.compile(
+    r"[`~]|<(?=[A-Za-z/!?])|&(?=#?\w+;)|\](?=\()|\\"
+    # Emphasis marks, but "snake_case" and "5 * 3", which never are.
+    r"|(?<![^\W_])_|_(?![^\W_])|(?<!\s)\*|\*(?!\s)"
+)
+_LIST_NUMBER = re.compile(r"\d{1,9}(?=[.)](?:\s|$))")
+_LINE_START_MARKS = frozenset("#>+*-=_[|")
+_RISKY = re.compile(r"[`~<&\]\\_*]")
+# Inside a link's text (or an image's alt), brackets end it early.
+_BRACKETS = re.compile(r"[\[\]]")
+
+
+class _Escaper:
+    def __init__(self, placeholders: Placeholders) -> None:
+        self._placeholders = placeholders
+        self._tokens: dict[str, str] = {}
+
+    def token(self, escaped: str) -> str:
+        found = self._tokens.get(escaped)
+        if found is None:
+            found = self._tokens[escaped] = self._placeholders.inline(escaped)
+        return found
+
+    def anywhere(self, text: str) -> str:
+        if not _RISKY.search(text):
+            return text
+        return _ANYWHERE.sub(lambda match: self.token("\\" + match.group()), text)
+
+    def brackets(self, text: str) -> str:
+        return _BRACKETS.sub(lambda match: self.token("\\" + match.group()), text)
+
+    def line_start(self, text: str) -> str:
+        """``text`` that starts a line: its first mark escaped, then the rest."""
+        body = text.lstrip()
+        lead = text[: len(text) - len(body)]
+        number = _LIST_NUMBER.match(body)
+        if number:
+            end = number.end()
+            return lead + body[:end] + self.token("\\" + body[end]) + self.anywhere(body[end + 1:])
+        if body[0] in _LINE_START_MARKS:
+            return lead + self.token("\\" + body[0]) + self.anywhere(body[1:])
+        return lead + self.anywhere(body)
+
+
+def _shows(element: Element) -> bool:
+    """True when an inline element puts something on the line (text or an image)."""
+    return bool(all_text(element).strip()) or next(element.iter("img"), None) is not None
+
+
+def _starts_line(element: Element) -> bool:
+    """True when nothing stands before ``element``'s content on its line."""
+    while element.tag not in _LINE_BLOCKS:
+        previous = element.getprevious()
+        while previous is not None:
+            if (previous.tail or "").strip():
+                return False
+            if previous.tag in _LINE_BLOCKS:
+                return True
+            if _shows(previous):
+                return False
+            previous = previous.getprevious()
+        parent = element.getparent()
+        if parent is None:
+            return True
+        if (parent.text or "").strip():
+            return False
+        element = parent
+    return True
+
+
+def _tail_starts_line(element: Element) -> bool:
+    if element.tag in _LINE_BLOCKS:
+        return True
+    return not _shows(element) and _starts_line(element)
+
+
+def _inside(chain: list[Element], tags: frozenset[str]) -> bool:
+    return any(element.tag in tags for element in chain)
+
+
+# Worth a closer look: a character escaped anywhere, a newline, or a first character
+# that may start a line. Most text has none, and is left at one regex search.
+_CANDIDATE = re.compile(r"[`~<&\]\\_*\[]|\n\s*\S|^\s*[#>+*=|\d-]")
+
+
+def _escaped(text: str, *, chain: list[Element], starts: bool, escaper: _Escaper) -> str:
+    """``text`` escaped for where it stands: ``chain`` is the elements it is inside,
+    innermost first; ``starts`` says whether it starts a line."""
+    if _inside(chain, _CODE_LIKE):
+        # A code span cannot go on after a newline: it is a space there, as in HTML.
+        return _NEWLINES.sub(" ", text) if "\n" in text else text
+    if _inside(chain, _NO_BLOCK_SYNTAX):  # a heading or table cell: one line, inline only
+        text = escaper.anywhere(_NEWLINES.sub(" ", text) if "\n" in text else text)
+    else:
+        # A blank line would end the paragraph: in HTML it is only a space.
+        first, *rest = _BLANK_LINES.sub("", text).split("\n")
+        lines = [escaper.line_start(first) if starts and first.strip()
+                 else escaper.anywhere(first)]
+        lines.extend(escaper.line_start(line) if line.strip() else line for line in rest)
+        text = "\n".join(lines)
+    return escaper.brackets(text) if _inside(chain, _LINKS) else text
+
+
+
+def _prepare_code(root: Element) -> None:
+    for code in list(root.iter(*_CODE_LIKE)):
+        if next(code.iterancestors("a"), None) is not None and _BRACKETS.search(all_text(code)):
+            # A bracket in a code span in a link's text still ends the text (or makes
+            # the line a reference definition): such code is kept as escaped text.
+            drop_tag(code)
+            continue
+        for line_break in list(code.iter("br")):  # a code span cannot hold one
+            unwrap(line_break, " ")
+        for inner in code.iter():  # nor a newline (Sphinx wraps long literals in <span>s)
+            if inner.text and "\n" in inner.text:
+                inner.text = _NEWLINES.sub(" ", inner.text)
+            if inner is not code and inner.tail and "\n" in inner.tail:
+                inner.tail = _NEWLINES.sub(" ", inner.tail)
+
+
+def escape_text(root: Element, placeholders: Placeholders) -> None:
+    """Escape, in place, the text under ``root`` that Markdown would read as syntax."""
+    _prepare_code(root)
+    escaper = _Escaper(placeholders)
+    candidate = _CANDIDATE.search
+    for element in root.iter():
+        text, tail = element.text, element.tail
+        if text and candidate(text) and isinstance(element.tag, str):
+            element.text = _escaped(text, chain=[element, *element.iterancestors()],
+                                    starts=_starts_line(element), escaper=escaper)
+        if tail and candidate(tail) and element is not root:
+            element.tail = _escaped(tail, chain=list(element.iterancestors()),
+                                    starts=_tail_starts_line(element), escaper=escaper)
+    for image in root.iter("img"):
+        alt = image.get("alt") or ""
+        if _BRACKETS.search(alt):
+            image.set("alt", escaper.brackets(alt))
+
+
+_BLOCK_START = re.compile(r"\s*(?:[#>+*=_|<-]|\d{1,9}[.)]|`{3}|~{3})")
+
+
+def guard_lines(text: str) -> str:
+    """Text that must stay verbatim (TeX) with every line after the first that could
+    start a Markdown block indented by four spaces: a paragraph's continuation line
+    that far in is text, whatever it starts with, and TeX ignores the spaces."""
+    if "\n" not in text:
+        return text
+    first, *rest = text.split("\n")
+    return "\n".join([first, *("    " + line if _BLOCK_START.match(line) else line
+                                for line in rest)])

@@ -1,0 +1,151 @@
+"""Writing every agent output of a site: the views and the site-wide files.
+
+Shared by ``agentprose build`` and both plugins, so that every tool writes the same
+bytes for the same pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from agentprose_core.diagnostics import Diagnostic
+from agentprose_core.files import safe_target, write_atomic
+from agentprose_core.render.index import check_pages, iter_index_chunks
+from agentprose_core.render.llmstxt import iter_llms_full_txt, render_llms_txt
+from agentprose_core.render.view import render_view
+from agentprose_core.urls import base_url_of, output_path
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+    from pathlib import Path
+
+    from agentprose_core.model import PageRecord, SiteRecord
+    from agentprose_core.settings import Settings
+
+__all__ = [
+    "INDEX_NAME",
+    "LLMS_FULL_NAME",
+    "LLMS_NAME",
+    "Published",
+    "index_url",
+    "publish",
+    "write_view",
+]
+
+INDEX_NAME = "agentprose.json"
+LLMS_NAME = "llms.txt"
+LLMS_FULL_NAME = "llms-full.txt"
+
+
+@dataclass
+class Published:
+    """What :func:`publish` wrote (or would write, in a dry run)."""
+
+    files: list[str] = field(default_factory=list)
+    bytes_written: int = 0
+    pages: list[PageRecord] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def index_url(base_url: str) -> str:
+    """The URL of ``agentprose.json`` for a site."""
+    return base_url_of(base_url) + INDEX_NAME
+
+
+def publish(
+    site_dir: Path,
+    site: SiteRecord,
+    pages: Sequence[PageRecord],
+    *,
+    settings: Settings,
+    generator: str,
+    dry_run: bool = False,
+    llms_sections: Sequence[tuple[str, Sequence[str]]] = (),
+    views: bool = True,
+) -> Published:
+    """Write each page's agent view and the site files into ``site_dir``.
+
+    Pages the index may not list (off the site, duplicates) are reported and get no
+    file. Every path is checked to stay inside ``site_dir``. ``llms_sections`` replaces
+    the nav's grouping in ``llms.txt`` (titles with page URLs). ``views=False`` writes
+    the site files only, for tools that wrote each view as the page was rendered.
+    """
+    kept, diagnostics = check_pages(site, pages)
+    result = Published(pages=kept, diagnostics=list(diagnostics))
+    base = base_url_of(site.url)
+
+    def emit(relative: str, data: str | Iterable[str]) -> None:
+        target = safe_target(site_dir, relative)
+        result.files.append(relative)
+        if dry_run:
+            return
+        result.bytes_written += write_atomic(target, data)
+
+    for page in kept if views else ():
+        emit(output_path(page.markdown_url, base), render_view(page))
+    if settings.index:
+        emit(INDEX_NAME, _index(site, kept, generator, settings, result.diagnostics))
+    if settings.llms_txt:
+        emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections))
+    if settings.llms_full_txt:
+        emit(LLMS_FULL_NAME, _capped_full(site, kept, settings.llms_full_max_bytes,
+                                          result.diagnostics))
+    if settings.host != "none":
+        from agentprose_core.hosting.servers import (
+            host_files,  # imported only for a build that asks for it
+        )
+
+        views_written = [output_path(page.markdown_url, base) for page in kept]
+        for name, text in host_files(settings.host, base_path=urlsplit(base).path,
+                                     view_layout=settings.view_layout,
+                                     views=views_written).items():
+            emit(name, text)
+    return result
+
+
+def _index(site: SiteRecord, pages: Sequence[PageRecord], generator: str,
+           settings: Settings, notes: list[Diagnostic]) -> Iterable[str]:
+    """The index, streamed; without bodies when it would pass ``index_max_bytes``."""
+    bodies = settings.index_markdown
+    if bodies and settings.index_max_bytes:
+        # Measured in a first pass and made again to write: never the whole index (every
+        # page's Markdown a second time) in memory at once.
+        size = sum(len(chunk.encode("utf-8"))
+                   for chunk in iter_index_chunks(site, pages, generator=generator))
+        if size <= settings.index_max_bytes:
+            return iter_index_chunks(site, pages, generator=generator, include_markdown=True)
+        notes.append(Diagnostic(
+            "index-cut",
+            f"agentprose.json would pass index_max_bytes ({settings.index_max_bytes:,}): it "
+            "lists every page without its Markdown (each post keeps its markdown_url).",
+        ))
+        bodies = False
+    return iter_index_chunks(site, pages, generator=generator, include_markdown=bodies)
+
+
+def _capped_full(site: SiteRecord, pages: Sequence[PageRecord], limit: int | None,
+                 notes: list[Diagnostic]) -> Iterator[str]:
+    """``llms-full.txt``, stopping before the page that would pass ``limit`` bytes."""
+    written = 0
+    for count, chunk in enumerate(iter_llms_full_txt(site, pages)):
+        size = len(chunk.encode("utf-8"))
+        if limit is not None and written + size > limit:
+            left = len(pages) - count
+            notes.append(Diagnostic(
+                "llms-full-cut",
+                f"llms-full.txt stops at llms_full_max_bytes ({limit:,}): {left} of "
+                f"{len(pages)} pages are left out of it (they are in llms.txt).",
+            ))
+            yield (f"\n{left} more pages are not in this file; llms.txt and agentprose.json "
+                   "list them all.\n")
+            return
+        written += size
+        yield chunk
+
+
+def write_view(site_dir: Path, page: PageRecord, base_url: str) -> int:
+    """Write one page's agent view into ``site_dir``; returns the bytes written."""
+    relative = output_path(page.markdown_url, base_url_of(base_url))
+    return write_atomic(safe_target(site_dir, relative), render_view(page))

@@ -1,0 +1,247 @@
+"""Worker processes of our own: ``python -m agentprose_core.parallel.worker``, fed over pipes.
+
+Not a ``multiprocessing`` pool: its "spawn" start runs the caller's main script again
+in every worker, and a build script without an ``if __name__ == "__main__"`` guard
+would then build the whole site once more in each. Ours import only agentprose (and
+what the user's settings name, such as a ``preprocess`` hook).
+
+Each worker first runs ``setup(*setup_args)`` once and keeps what it returns; every
+task is ``function(that_value, *args)``, with module-level functions (pickled by
+reference). Two threads per worker keep the caller from ever waiting on a full pipe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+__all__ = ["Failed", "WorkerPool", "remember", "run_all", "run_all_while"]
+
+T = TypeVar("T")
+
+
+class Failed:
+    """What a task answers when its function raised: the caller redoes it in-process."""
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+    def __repr__(self) -> str:
+        return f"Failed({self.error!r})"
+
+
+_GONE = -1  # the ticket a worker's reader posts when its process has ended
+
+
+class _Worker:
+    def __init__(self, number: int, setup: tuple[Callable[..., Any], tuple[Any, ...]],
+                 answers: queue.Queue[tuple[int, int, Any]]) -> None:
+        self.number = number
+        self.outstanding: set[int] = set()
+        self.stopping = False
+        package_parent = str(Path(__file__).resolve().parent.parent)
+        path = os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")]))
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "agentprose_core.parallel.worker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": path},
+        )
+        self._outbox: queue.Queue[object] = queue.Queue()
+        self._outbox.put(list(sys.path))  # the user's hook modules import as they do here
+        self._outbox.put(setup)
+        threading.Thread(target=self._write, daemon=True).start()
+        threading.Thread(target=self._read, args=(answers,), daemon=True).start()
+
+    def send(self, message: object) -> None:
+        self._outbox.put(message)
+
+    def _write(self) -> None:
+        pipe = self.process.stdin
+        assert pipe is not None
+        try:
+            while True:
+                message = self._outbox.get()
+                pickle.dump(message, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                pipe.flush()
+                if message is None:
+                    break
+        except (OSError, ValueError, pickle.PicklingError):
+            pass  # the worker is gone: its reader reports it
+        finally:
+            _close(pipe)
+
+    def _read(self, answers: queue.Queue[tuple[int, int, Any]]) -> None:
+        pipe = self.process.stdout
+        assert pipe is not None
+        try:
+            while True:
+                ticket, value = pickle.load(pipe)
+                answers.put((self.number, ticket, value))
+        except (EOFError, OSError, ValueError, pickle.UnpicklingError, AttributeError):
+            pass
+        finally:
+            _close(pipe)
+            answers.put((self.number, _GONE, None))
+
+    def ask_to_stop(self) -> None:
+        """Send the stop message, once: the worker ends after the tasks sent before it."""
+        if not self.stopping:
+            self.stopping = True
+            self.send(None)
+
+    def stop(self) -> None:
+        self.ask_to_stop()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def _close(pipe: IO[bytes]) -> None:
+    with contextlib.suppress(OSError):
+        pipe.close()
+
+
+def remember(state: dict[str, Any], values: dict[str, Any]) -> None:
+    """A task that keeps ``values`` in a worker's state for the tasks after it (with
+    :meth:`WorkerPool.broadcast`, in a pool whose setup is ``dict``)."""
+    state.update(values)
+
+
+class WorkerPool:
+    """``workers`` processes; tasks go round-robin, answers come back by ticket.
+
+    Processes start on the first :meth:`submit` and serve until :meth:`close`.
+    :meth:`gather` waits for the answers to every task submitted so far; a task whose
+    function raised, or whose worker died, answers :class:`Failed`.
+    """
+
+    def __init__(self, workers: int, setup: Callable[..., Any], *setup_args: Any) -> None:
+        self.size = max(1, workers)
+        self._setup = (setup, setup_args)
+        self._answers: queue.Queue[tuple[int, int, Any]] = queue.Queue()
+        self._workers: list[_Worker] = []
+        self._alive: set[int] = set()
+        self._tickets = 0
+
+    def _start(self) -> None:
+        self._workers = [_Worker(n, self._setup, self._answers) for n in range(self.size)]
+        self._alive = set(range(self.size))
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> int:
+        """Queue ``function(setup value, *args)`` on the next worker; returns its ticket."""
+        return self._send(self._tickets % self.size, function, args)
+
+    def broadcast(self, function: Callable[..., Any], *args: Any) -> list[int]:
+        """Queue ``function(setup value, *args)`` once on every worker, ahead of the tasks
+        submitted after it (each worker runs its tasks in order)."""
+        return [self._send(number, function, args) for number in range(self.size)]
+
+    def _send(self, number: int, function: Callable[..., Any], args: tuple[Any, ...]) -> int:
+        if not self._workers:
+            self._start()
+        ticket = self._tickets
+        self._tickets += 1
+        worker = self._workers[number]
+        if number in self._alive:
+            worker.outstanding.add(ticket)
+            worker.send((ticket, function, args))
+        return ticket
+
+    @property
+    def alive(self) -> bool:
+        """False once every worker that was started has ended (none started: True)."""
+        return not self._workers or bool(self._alive)
+
+    def gather(self) -> dict[int, Any]:
+        """The answers that came in since the last call, by ticket, once every task
+        submitted so far has one."""
+        found: dict[int, Any] = {}
+        while any(self._workers[n].outstanding for n in self._alive):
+            self._take(self._answers.get(), found)
+        return found
+
+    def answered(self, *, wait: bool = False) -> dict[int, Any]:
+        """The answers that came in since the last call, by ticket, without waiting
+        for the others; with ``wait``, at least one if any task is unanswered."""
+        found: dict[int, Any] = {}
+        if wait and any(self._workers[n].outstanding for n in self._alive):
+            self._take(self._answers.get(), found)
+        while True:
+            try:
+                answer = self._answers.get_nowait()
+            except queue.Empty:
+                return found
+            self._take(answer, found)
+
+    def _take(self, answer: tuple[int, int, Any], found: dict[int, Any]) -> None:
+        number, ticket, value = answer
+        worker = self._workers[number]
+        if ticket == _GONE:
+            self._alive.discard(number)
+            for lost in worker.outstanding:
+                found[lost] = Failed("the worker process ended")
+            worker.outstanding.clear()
+        else:
+            worker.outstanding.discard(ticket)
+            found[ticket] = value
+
+    def release(self) -> None:
+        """Ask every worker to stop once its tasks are done, without waiting for it: a
+        caller with other work to do lets the processes end meanwhile, and
+        :meth:`close` then finds them gone. Submit nothing after this."""
+        for worker in self._workers:
+            worker.ask_to_stop()
+
+    def close(self) -> None:
+        """Stop the workers, answered or not (all are told before any is waited for)."""
+        self.release()
+        for worker in self._workers:
+            worker.stop()
+        self._workers.clear()
+        self._alive.clear()
+
+
+def run_all(
+    pool: WorkerPool | None, function: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+    *, state: Any = None,
+) -> list[Any]:
+    """``function(state, *args)`` for each args of ``calls``, in order: on ``pool``'s
+    workers if there is one (tasks that fail there run again here), else here."""
+    if pool is None:
+        return [function(state, *args) for args in calls]
+    tickets = [pool.submit(function, *args) for args in calls]
+    return _answers(pool, function, calls, tickets, state)
+
+
+def run_all_while(
+    pool: WorkerPool | None, function: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+    meanwhile: Callable[[], T], *, state: Any = None,
+) -> tuple[list[Any], T]:
+    """:func:`run_all`, and ``meanwhile()`` run here while the workers work (before the
+    tasks, without workers)."""
+    if pool is None:
+        done = meanwhile()
+        return run_all(None, function, calls, state=state), done
+    tickets = [pool.submit(function, *args) for args in calls]
+    done = meanwhile()
+    return _answers(pool, function, calls, tickets, state), done
+
+
+def _answers(pool: WorkerPool, function: Callable[..., Any],
+             calls: Sequence[tuple[Any, ...]], tickets: Sequence[int], state: Any) -> list[Any]:
+    answers = pool.gather()
+    failed = Failed("not sent: the worker process had ended")
+    return [
+        function(state, *args) if isinstance(answers.get(ticket, failed), Failed)
+        else answers[ticket]
+        for ticket, args in zip(tickets, calls, strict=True)
+    ]

@@ -1,0 +1,215 @@
+"""Pages converted in worker processes while the build tool renders the rest.
+
+MkDocs renders every page on one CPU before it calls ``on_env``; the other CPUs are
+idle meanwhile. :class:`BackgroundConversions` hands each page's content to a worker
+as soon as the tool has it, so that by ``on_env`` the pages are converted already and
+the build waits for almost none of it.
+
+Workers convert with the site map as it stands when the pages are handed over: every
+page the tool will render. A page's front matter can still leave it out
+(``agentprose: false``, ``draft: true``), which is only known once that page is
+rendered. So each result records which page keys its links looked up, and
+:meth:`BackgroundConversions.results` keeps only the results that no difference
+between that site map and the final one can touch; the caller converts the rest.
+Results are the same bytes an in-process conversion gives.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from agentprose_core.convert.fences import fences_of
+from agentprose_core.model import Conversion
+from agentprose_core.parallel.cache import cache_key, site_digest
+from agentprose_core.parallel.pool import WorkerPool, remember
+
+if TYPE_CHECKING:
+    from agentprose_core.parallel.cache import ConversionCache
+    from agentprose_core.settings import Settings
+
+__all__ = [
+    "MIN_PAGES",
+    "BackgroundConversions",
+    "Build",
+    "RecordingMap",
+    "Speculative",
+    "Task",
+    "changed_keys",
+    "conversion_pool",
+    "convert_speculatively",
+    "warm_up",
+    "worker_count",
+]
+
+MIN_PAGES = 16
+"""A site of up to this many pages converts in-process: a worker costs more to start
+than it saves there. Larger sites send every page not in the cache to the workers,
+even the one page a ``serve`` reload changed: the workers outlive a build, and the
+build tool's process then never loads lxml and the engine."""
+
+
+def worker_count(cpus: int | None = None) -> int:
+    """Workers to start: every CPU but the one the build tool runs on, at most four."""
+    found = cpus if cpus is not None else (os.cpu_count() or 1)
+    return max(0, min(found - 1, 4))
+
+
+def conversion_pool(workers: int) -> WorkerPool | None:
+    """``workers`` processes to convert pages, for one build or for every build of a
+    ``serve`` session; None for none. They start when the first page is sent and end
+    at :meth:`~.pool.WorkerPool.close`."""
+    return WorkerPool(workers, dict) if workers > 0 else None
+
+
+class RecordingMap(Mapping[str, str]):
+    """A site map that remembers every key asked of it."""
+
+    def __init__(self, site_map: Mapping[str, str]) -> None:
+        self._map = site_map
+        self.asked: set[str] = set()
+
+    def __getitem__(self, key: str) -> str:
+        self.asked.add(key)
+        return self._map[key]
+
+    def get(self, key: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        self.asked.add(key)
+        return self._map.get(key, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._map)
+
+    def __len__(self) -> int:
+        return len(self._map)
+
+
+@dataclass(frozen=True)
+class Speculative:
+    """A conversion made with a site map that may still change, and the keys it used.
+
+    ``asked`` is None when they are not known (a cache hit): such a result holds only
+    if the site map did not change at all.
+    """
+
+    conversion: Conversion
+    asked: frozenset[str] | None
+
+    def holds(self, changed: set[str]) -> bool:
+        """True when the site map's ``changed`` keys leave this conversion as it is."""
+        return not changed or (self.asked is not None and not self.asked & changed)
+
+
+def changed_keys(old: Mapping[str, str], new: Mapping[str, str]) -> set[str]:
+    """The page keys whose view URL differs between two site maps (or is in one only)."""
+    return {key for key in set(old) | set(new) if old.get(key) != new.get(key)}
+
+
+@dataclass(frozen=True)
+class Build:
+    """What every conversion of one build shares; sent once to each worker."""
+
+    site_map: Mapping[str, str]
+    settings: Settings
+    cache: ConversionCache | None
+
+
+@dataclass(frozen=True)
+class Task:
+    """One page to convert; ``key`` is its cache key, if there is a cache."""
+
+    fragment: str
+    page_url: str
+    source_markdown: str
+    key: str | None
+
+
+def warm_up(state: dict[str, Any], converter: str) -> None:
+    """A worker's first task, sent before any page: load lxml and the engine now, so
+    that the first page does not wait for them."""
+    from agentprose_core.convert.fragment import available_engine
+
+    available_engine(converter)
+
+
+def convert_speculatively(state: dict[str, Build], task: Task) -> Speculative:
+    """One conversion as a worker makes it for the build it was last sent, stored in
+    the cache, its lookups noted."""
+    from agentprose_core.convert.fragment import (
+        convert_fragment,  # in a worker: the only place that needs it
+    )
+
+    build = state["build"]
+    recorder = RecordingMap(build.site_map)
+    conversion = convert_fragment(task.fragment, page_url=task.page_url, site_map=recorder,
+                                  settings=build.settings,
+                                  source_fences=fences_of(task.source_markdown))
+    if task.key is not None and build.cache is not None:
+        build.cache.put(task.key, conversion)
+    return Speculative(conversion, frozenset(recorder.asked))
+
+
+class BackgroundConversions:
+    """Conversions started while a build goes on, by page URL.
+
+    ``site_map`` is every page the build will render (page key -> view URL). Pages
+    found in ``cache`` are taken from it; ``pool`` (see :func:`conversion_pool`)
+    converts the others on a site of more than :data:`MIN_PAGES` pages. On a smaller
+    site, or without a pool, the caller converts them. The pool is the caller's: it
+    may serve the next build too.
+    """
+
+    def __init__(
+        self, *, site_map: Mapping[str, str], settings: Settings,
+        cache: ConversionCache | None, pool: WorkerPool | None,
+    ) -> None:
+        self.build = Build(dict(site_map), settings, cache)
+        self.digest = site_digest(self.build.site_map)
+        self._pool = pool if pool is not None and len(site_map) > MIN_PAGES else None
+        self._sent_build = False
+        self._tickets: dict[int, str] = {}
+        self.converted_in_background = 0
+        self.kept = 0  # of those, how many held for the final site map
+        self._ready: dict[str, Speculative] = {}
+
+    def submit(self, fragment: str, *, page_url: str, source_markdown: str = "") -> None:
+        """Hand over one page's content (and its Markdown source, if it has one); it
+        converts now, or the caller converts it."""
+        key = None
+        cache = self.build.cache
+        if cache is not None:
+            key = cache_key(fragment, page_url=page_url, site=self.digest,
+                            settings=self.build.settings, source_markdown=source_markdown)
+            found = cache.get(key)
+            if found is not None:
+                self._ready[page_url] = Speculative(found, None)
+                return
+        if self._pool is None:
+            return
+        if not self._sent_build:  # the workers' tasks of this build use this build
+            self._pool.broadcast(remember, {"build": self.build})
+            self._sent_build = True
+        task = Task(fragment, page_url, source_markdown, key)
+        self._tickets[self._pool.submit(convert_speculatively, task)] = page_url
+
+    def _collect(self) -> None:
+        if not self._tickets:
+            return
+        answers = self._pool.gather() if self._pool is not None else {}
+        for ticket, found in answers.items():
+            if isinstance(found, Speculative) and ticket in self._tickets:
+                self._ready[self._tickets[ticket]] = found
+                self.converted_in_background += 1
+        self._tickets.clear()
+
+    def results(self, site_map: Mapping[str, str]) -> dict[str, Conversion]:
+        """The conversions that hold for the final ``site_map``, by page URL, once the
+        workers are done. Pages missing from the answer are the caller's to convert."""
+        self._collect()
+        changed = changed_keys(self.build.site_map, site_map)
+        kept = {url: found.conversion for url, found in self._ready.items()
+                if found.holds(changed)}
+        self.kept = sum(1 for url in kept if self._ready[url].asked is not None)
+        return kept

@@ -1,0 +1,471 @@
+"""``agentprose build``: every agent output for a site some other tool already built.
+
+Works on the files alone (Zensical, Hugo, Jekyll, Docusaurus, plain HTML): the main
+content and the metadata come from each page, ``modified`` from the page's metadata,
+else from git, else from the file's modification time (with a warning).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from agentprose_core import __version__
+from agentprose_core.convert.fences import SourceFence, fences_of
+from agentprose_core.convert.fragment import Conversion, convert_element, convert_fragment
+from agentprose_core.convert.tree import Element, detached
+from agentprose_core.diagnostics import Diagnostic, unique
+from agentprose_core.errors import InputError
+from agentprose_core.extract.navorder import NavEntry, rendered_nav
+from agentprose_core.extract.page import decode, has_view, parse_page, without_large_navs
+from agentprose_core.files import update_in_place
+from agentprose_core.model import PageRecord, SiteRecord
+from agentprose_core.output.publish import publish, write_view
+from agentprose_core.parallel.pool import WorkerPool, remember, run_all, run_all_while
+from agentprose_core.parallel.speculative import MIN_PAGES, RecordingMap, Speculative, changed_keys
+from agentprose_core.records.dates import LastChanged
+from agentprose_core.records.metadata import PageFacts, read_metadata
+from agentprose_core.records.page import page_title
+from agentprose_core.records.site import is_excluded
+from agentprose_core.records.sources import Source, read_source
+from agentprose_core.render.decorate import redecorate_page, without_injected
+from agentprose_core.render.index import check_pages
+from agentprose_core.render.llmstxt import summarize
+from agentprose_core.urls import (
+    NO_VIEW,
+    base_url_of,
+    is_on_site,
+    output_path,
+    page_key,
+    resolve,
+    site_map,
+    view_collisions,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Mapping, Sequence
+
+    from agentprose_core.extract.page import ExtractedPage
+    from agentprose_core.settings import Settings
+
+__all__ = ["BuildResult", "build_site", "find_pages", "page_url_for"]
+
+
+
+@dataclass
+class BuildResult:
+    """What a build did, for the summary line and for tests."""
+
+    pages: int = 0
+    bytes_written: int = 0
+    files: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Found:
+    """One built page after the first pass: its location, content and metadata."""
+
+    relative: str
+    url: str
+    extracted: ExtractedPage
+    converted: Speculative | None  # None for a page without a view
+    nav: tuple[NavEntry, ...] = ()
+    summary: str = ""  # of the conversion's Markdown, made in the worker that converted it
+    source_meta: dict[str, Any] | None = None  # its source's front matter (--source)
+
+
+def find_pages(site_dir: Path, exclude: Sequence[str] = ()) -> list[str]:
+    """The HTML files of a built site, as sorted POSIX paths relative to ``site_dir``.
+
+    Symlinked folders are not entered, and files reached through a symlink that leaves
+    the site are skipped.
+    """
+    root = site_dir.resolve()
+    found = []
+    for relative, path, linked in _html_files(site_dir):
+        if linked and root not in Path(path).resolve().parents:
+            continue
+        if not any(fnmatch.fnmatch(relative, pattern) for pattern in exclude):
+            found.append(relative)
+    return sorted(found, key=_reading_key)
+
+
+def _html_files(site_dir: Path) -> Iterator[tuple[str, str, bool]]:
+    """Each ``*.html`` file under ``site_dir``: its relative POSIX path, its path, and
+    whether it is a symlink. One ``scandir`` per folder (``Path.rglob`` costs five
+    times as much on a site of a folder per page); unreadable folders are skipped."""
+    folders = [("", os.fspath(site_dir))]
+    while folders:
+        prefix, folder = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = list(entries)
+        except OSError:
+            continue
+        for entry in listed:
+            if entry.is_dir(follow_symlinks=False):
+                folders.append((f"{prefix}{entry.name}/", entry.path))
+            elif fnmatch.fnmatch(entry.name, "*.html") and entry.is_file():
+                yield prefix + entry.name, entry.path, entry.is_symlink()
+
+
+def _reading_key(relative: str) -> tuple[str, ...]:
+    """Directory order with each directory's index page first."""
+    parts = relative.split("/")
+    if parts[-1] in ("index.html", "index.htm"):
+        parts = parts[:-1]
+    return tuple(parts)
+
+
+def page_url_for(relative: str, base_url: str) -> str:
+    """The URL a file of the built site is served at (``a/index.html`` -> ``…/a/``),
+    percent-encoded (``café notes.html`` -> ``caf%C3%A9%20notes.html``)."""
+    if relative == "index.html":
+        return base_url
+    path = relative[: -len("index.html")] if relative.endswith("/index.html") else relative
+    return base_url + quote(path, safe="/")
+
+
+def _check_inputs(site_dir: Path, base_url: str) -> str:
+    if not site_dir.exists():
+        raise InputError(f"No such directory: {site_dir}. Give the folder of the built site.")
+    if not site_dir.is_dir():
+        raise InputError(f"{site_dir} is not a directory. Give the folder of the built site.")
+    return base_url_of(base_url)
+
+
+def _read_page(state: dict[str, Any], relative: str, with_nav: bool) -> _Found:
+    """One built page, extracted and converted; a worker's task.
+
+    Only the page asked for its nav (the first) is parsed whole: the others' large
+    navigations are left out unparsed. The conversion uses the site map in ``state``,
+    which may still lose the pages found to have no view: the keys it looked up say
+    whether it holds for the final map. ``state`` also holds the site folder, the base
+    URL and the settings.
+    """
+    settings: Settings = state["settings"]
+    url = page_url_for(relative, state["base"])
+    source = _source(state.get("source_dir"), relative)
+    text = decode(without_injected((state["site_dir"] / relative).read_bytes()))
+    parsed = text if with_nav else without_large_navs(text)
+    extracted = parse_page(parsed, url=url, content_selector=settings.content_selector)
+    nav: tuple[NavEntry, ...] = ()
+    if with_nav and extracted.content is not None:
+        nav = tuple(rendered_nav(extracted.content.getroottree().getroot(), url))
+    converted, summary = None, ""
+    if has_view(extracted):
+        views = RecordingMap(state["views"])
+        conversion = _convert(extracted.content, url, views, settings,
+                              fences_of(source.markdown) if source else ())
+        converted = Speculative(conversion, frozenset(views.asked))
+        summary = summarize(conversion.markdown)
+    if source is not None and source.diagnostics:
+        extracted = dataclasses.replace(
+            extracted, diagnostics=extracted.diagnostics + source.diagnostics)
+    return _Found(relative, url, dataclasses.replace(extracted, content=None), converted, nav,
+                  summary, source.meta if source else None)
+
+
+def _source(source_dir: Path | None, relative: str) -> Source | None:
+    """The Markdown source of a page, with ``--source``: what the MkDocs plugin reads."""
+    path = source_of(relative, source_dir) if source_dir else None
+    return read_source(path, relative) if path else None
+
+
+def _convert(content: Element | None, url: str, views: Mapping[str, str],
+             settings: Settings, fences: Sequence[SourceFence] = ()) -> Conversion:
+    """The page's content converted as the tree it already is (parsed from cleaned
+    markup, as a plugin's fragment is)."""
+    if content is None:
+        return convert_fragment("", page_url=url, site_map=views, settings=settings)
+    return convert_element(detached(content), page_url=url, site_map=views, settings=settings,
+                           source_fences=fences)
+
+
+def _read(relatives: Sequence[str], state: dict[str, Any], pool: WorkerPool | None,
+          *, first_nav: bool = True) -> list[_Found]:
+    """Each page read and converted with the site map in ``state``; the first one's
+    navigation read whole when ``first_nav`` (it gives the reading order)."""
+    if pool is not None:
+        pool.broadcast(remember, state)
+    calls = [(relative, first_nav and number == 0) for number, relative in enumerate(relatives)]
+    return run_all(pool, _read_page, calls, state=state)
+
+
+def _site_record(found: Sequence[_Found], base: str, settings: Settings) -> SiteRecord:
+    home = next((f for f in found if f.url == base), found[0] if found else None)
+    meta = home.extracted.meta if home else None
+    # Themes name the site on every page; the most common name wins over one odd page.
+    names = Counter(f.extracted.meta.site_name for f in found if f.extracted.meta.site_name)
+    name = (names.most_common(1)[0][0] if names else None) or (meta.title if meta else None)
+    description = settings.site_description or (meta.description if meta else None)
+    return SiteRecord(
+        name=name or base.split("//", 1)[-1].rstrip("/"),
+        url=base,
+        description=description,
+        lang=meta.lang if meta else None,
+    )
+
+
+def _sections(found: Sequence[_Found], base: str) -> dict[str, tuple[str, ...]]:
+    """Each page's section: its top-level folder, named by that folder's index page.
+
+    Pages at the top of the site (the home page, ``about.html``) and folders of a single
+    page (``about/``) have none.
+    """
+    titles = {f.url: f.extracted.meta.title for f in found}
+    folders = Counter(f.url[len(base):].split("/")[0] for f in found if "/" in f.url[len(base):])
+    sections: dict[str, tuple[str, ...]] = {}
+    for page in found:
+        parts = page.url[len(base):].split("/")
+        if len(parts) < 2 or folders[parts[0]] < 2:
+            sections[page.url] = ()
+            continue
+        top = base + parts[0] + "/"
+        sections[page.url] = (titles.get(top) or parts[0].replace("-", " ").title(),)
+    return sections
+
+
+def source_of(relative: str, source_dir: Path) -> Path | None:
+    """The Markdown source a MkDocs-style build made ``relative`` from, if it exists.
+
+    ``a/b/index.html`` comes from ``a/b.md``, ``a/b/index.md`` or ``a/b/README.md``;
+    ``a/b.html`` from ``a/b.md``; ``index.html`` from ``index.md`` or ``README.md``.
+    """
+    stem = relative[: -len(".html")] if relative.endswith(".html") else relative
+    if stem == "index" or stem.endswith("/index"):
+        folder = stem[: -len("index")]
+        names = [folder.rstrip("/") + ".md"] if folder else []
+        names += [folder + "index.md", folder + "README.md"]
+    else:
+        names = [stem + ".md"]
+    return next((source_dir / name for name in names if (source_dir / name).is_file()), None)
+
+
+def build_site(
+    site_dir: Path,
+    *,
+    base_url: str,
+    settings: Settings,
+    dry_run: bool = False,
+    source_dir: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> BuildResult:
+    """Write every agent output for the built site in ``site_dir``.
+
+    ``source_dir`` is the docs folder the site was built from (MkDocs layout): pages take
+    ``modified`` from the git history of their source file there.
+    """
+    base = _check_inputs(site_dir, base_url)
+    relatives = find_pages(site_dir, settings.exclude)
+    if not relatives:
+        raise InputError(f"No HTML pages in {site_dir}: is it the folder of the built site?")
+    # Pages an exclude glob leaves out: links to them lose their link.
+    left_out = sorted(set(find_pages(site_dir)) - set(relatives)) if settings.exclude else []
+    result = BuildResult()
+    pool = _pool(len(relatives), settings)
+    try:
+        return _build(site_dir, relatives, base, settings, result, pool=pool,
+                      dry_run=dry_run, source_dir=source_dir, progress=progress,
+                      left_out={page_key(page_url_for(r, base)): NO_VIEW for r in left_out})
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _pool(pages: int, settings: Settings) -> WorkerPool | None:
+    """Worker processes for a site worth them: all CPUs (this process mostly waits)."""
+    workers = min(os.cpu_count() or 1, 4)
+    if not settings.workers or workers < 2 or pages <= MIN_PAGES:
+        return None
+    return WorkerPool(workers, dict)
+
+
+def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settings,
+           result: BuildResult, *, pool: WorkerPool | None, dry_run: bool,
+           source_dir: Path | None, progress: Callable[[int, int], None] | None,
+           left_out: Mapping[str, str]) -> BuildResult:
+    # Every page's view URL, as if each had a view: the conversions start with it, and
+    # the few that looked up a page found to have none are made again.
+    every_view = {**left_out, **site_map((page_url_for(r, base) for r in relatives), base,
+                                         settings.view_layout)}
+    state = {"views": every_view, "settings": settings, "site_dir": site_dir, "base": base,
+             "source_dir": source_dir}
+    read = _read(relatives, state, pool)
+    if progress:
+        progress(len(read), len(read))
+    paths = {f.url: f.relative for f in read}
+    facts = _facts(read)
+    opted_out = {page_key(f.url): NO_VIEW for f in read
+                 if f.url in facts and is_excluded(facts[f.url], f.relative, ())}
+    found, nav_sections = _in_nav_order(
+        [f for f in read if has_view(f.extracted) and page_key(f.url) not in opted_out],
+        read[0].nav)
+    for page in found:
+        result.diagnostics.extend(page.extracted.diagnostics)
+    urls = [f.url for f in found]
+    views = {**left_out, **opted_out, **site_map(urls, base, settings.view_layout)}
+    result.diagnostics.extend(Diagnostic("view-collision", message)
+                              for message in view_collisions(urls, base, settings.view_layout))
+    site = _site_record(found, base, settings)
+    conversions = _conversions(found, state, views, pool)
+    records = _records(site_dir, found, conversions, base=base, views=views, site=site,
+                       result=result, source_dir=source_dir, nav_sections=nav_sections,
+                       facts=facts)
+    generator = f"agentprose {__version__} (cli)"
+    if dry_run:
+        published = publish(site_dir, site, records, settings=settings, generator=generator,
+                            dry_run=True)
+    else:
+        # The workers write each page's view and update its head while this process
+        # writes the site files.
+        kept, _ = check_pages(site, records)
+        state["site"] = site
+        if pool is not None:
+            pool.broadcast(remember, {"site": site})
+        result.files.extend(output_path(record.markdown_url, base) for record in kept)
+        written, published = run_all_while(
+            pool, _write_page, [(paths[record.url], record) for record in kept],
+            lambda: publish(site_dir, site, records, settings=settings, generator=generator,
+                            views=False),
+            state=state,
+        )
+        result.bytes_written += sum(written)
+    result.diagnostics.extend(published.diagnostics)
+    result.files.extend(published.files)
+    result.bytes_written += published.bytes_written
+    result.pages = len(published.pages)
+    result.diagnostics = unique(result.diagnostics)
+    return result
+
+
+def _facts(read: Sequence[_Found]) -> dict[str, PageFacts]:
+    """What each page's source front matter says (``--source``), by page URL."""
+    return {f.url: read_metadata(f.source_meta, location=f.relative)
+            for f in read if f.source_meta is not None}
+
+
+def _dated_file(site_dir: Path, relative: str, source_dir: Path | None) -> Path:
+    """The file whose history dates a page: its source when known, else the built file."""
+    source = source_of(relative, source_dir) if source_dir else None
+    return source or site_dir / relative
+
+
+def _summary(description: str | None, site: SiteRecord, summary: str) -> str | None:
+    """The page's own description, not the site's that themes copy into every page;
+    else the first sentence of its content (``summary``)."""
+    if description and description != site.description:
+        return description
+    return summary or description
+
+
+def _in_nav_order(
+    found: list[_Found], nav: Sequence[NavEntry]
+) -> tuple[list[_Found], dict[str, tuple[str, ...]] | None]:
+    """Pages in the order of the site's rendered navigation, when it has one.
+
+    Returns the pages (those in the nav first) and each nav page's sections by page key,
+    or the pages as they were and None for sites whose navigation we cannot read.
+    """
+    if not nav:
+        return found, None
+    by_key = {page_key(f.url): f for f in found}
+    ordered = [by_key[key] for key, _ in nav if key in by_key]
+    listed = {id(f) for f in ordered}
+    rest = [f for f in found if id(f) not in listed]
+    sections = {key: section for key, section in nav if key in by_key}
+    return ordered + rest, sections
+
+
+def _conversions(found: Sequence[_Found], state: dict[str, Any], views: dict[str, str],
+                 pool: WorkerPool | None) -> list[tuple[Conversion, str]]:
+    """Each page's conversion and summary: the ones made while reading when the final
+    site map agrees on every page the conversion looked up, else made again with it."""
+    changed = changed_keys(state["views"], views)
+    kept = {f.url: (f.converted.conversion, f.summary) for f in found
+            if f.converted is not None and f.converted.holds(changed)}
+    redo = [f.relative for f in found if f.url not in kept]
+    if redo:
+        for page in _read(redo, {**state, "views": views}, pool, first_nav=False):
+            kept[page.url] = (page.converted.conversion if page.converted
+                              else Conversion("", ()), page.summary)
+    return [kept[f.url] for f in found]
+
+
+def _records(
+    site_dir: Path,
+    found: Sequence[_Found],
+    conversions: Sequence[tuple[Conversion, str]],
+    *,
+    base: str,
+    views: dict[str, str],
+    site: SiteRecord,
+    result: BuildResult,
+    source_dir: Path | None,
+    nav_sections: dict[str, tuple[str, ...]] | None,
+    facts: Mapping[str, PageFacts],
+) -> list[PageRecord]:
+    modified = LastChanged(source_dir or site_dir)
+    sections = nav_sections if nav_sections is not None else _sections(found, base)
+    listed = [f for f in found if nav_sections is None or page_key(f.url) in nav_sections]
+    neighbours = {
+        page.url: (listed[i - 1].url if i else None,
+                   listed[i + 1].url if i + 1 < len(listed) else None)
+        for i, page in enumerate(listed)
+    }
+    records = []
+    for page, (conversion, summary) in zip(found, conversions, strict=True):
+        result.diagnostics.extend(conversion.diagnostics)
+        meta = page.extracted.meta
+        if meta.canonical and not is_on_site(meta.canonical, base):
+            result.diagnostics.append(Diagnostic(
+                "foreign-canonical",
+                f"the page names {meta.canonical} as canonical, off this site: its agent "
+                f"view cites {page.url} instead.", page.relative,
+            ))
+        title = meta.title or (conversion.headings[0].title if conversion.headings else None)
+        source = facts.get(page.url)
+        if source is not None:  # the front matter first, as the MkDocs plugin reads it
+            title = page_title(source, conversion, meta.title)
+        source = source or PageFacts()
+        records.append(PageRecord(
+            url=page.url,
+            markdown_url=views[page_key(page.url)],
+            title=title or page.relative,
+            modified=source.modified or meta.modified or modified.of(
+                _dated_file(site_dir, page.relative, source_dir)),
+            markdown=conversion.markdown,
+            published=source.published or meta.published,
+            authors=source.authors or meta.authors,
+            summary=source.description or _summary(meta.description, site, summary),
+            tags=source.tags or meta.tags,
+            image=resolve(source.image, page.url) if source.image else meta.image,
+            lang=meta.lang,
+            section=sections.get(page_key(page.url) if nav_sections else page.url, ()),
+            headings=conversion.headings,
+            prev=neighbours.get(page.url, (None, None))[0],
+            next=neighbours.get(page.url, (None, None))[1],
+            in_nav=page.url in neighbours,
+        ))
+    result.diagnostics.extend(modified.notes())
+    return records
+
+
+def _write_page(state: dict[str, Any], relative: str, record: PageRecord) -> int:
+    """Write the page's agent view and add its head tags; a worker's task."""
+    written = write_view(state["site_dir"], record, state["base"])
+    site, settings = state["site"], state["settings"]
+    page = state["site_dir"] / relative
+    before = page.stat()
+    changed = update_in_place(page, lambda document: redecorate_page(document, record, site,
+                                                                     settings))
+    if changed:  # the page's time stays the build's: without sources, it dates the page
+        os.utime(page, ns=(before.st_atime_ns, before.st_mtime_ns))
+    return written + changed

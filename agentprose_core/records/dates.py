@@ -1,0 +1,275 @@
+"""Times as the agent view writes them, and when files last changed in git."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+
+from agentprose_core.diagnostics import Diagnostic
+from agentprose_core.errors import OutputError
+from agentprose_core.files import write_atomic
+
+__all__ = ["GitHistory", "LastChanged", "git_history", "is_shallow", "to_utc_iso"]
+
+GitHistory = dict[str, str]
+"""Repository-relative POSIX path -> UTC ISO time of the last commit that touched it."""
+
+
+def _format(moment: dt.datetime) -> str:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.timezone.utc)
+    return moment.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def to_utc_iso(value: object) -> str | None:
+    """A metadata time as ``YYYY-MM-DDTHH:MM:SSZ``, or None when it is not a time.
+
+    Accepts datetimes, dates, ISO 8601 strings (date-only, with ``Z`` or an offset,
+    with a space for the ``T``) and POSIX timestamps. A naive time is taken as UTC.
+    """
+    if isinstance(value, dt.datetime):
+        return _format(value)
+    if isinstance(value, dt.date):
+        return _format(dt.datetime(value.year, value.month, value.day))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return _format(dt.datetime.fromtimestamp(value, dt.timezone.utc))
+        except (OverflowError, OSError, ValueError):
+            return None
+    if isinstance(value, str):
+        text = value.strip()
+        if text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"
+        try:
+            return _format(dt.datetime.fromisoformat(text))
+        except ValueError:
+            return None
+    return None
+
+
+def _git(directory: Path, *args: str) -> str | None:
+    """What a git command prints in ``directory``, or None when git fails or is missing."""
+    try:
+        out = subprocess.run(
+            ["git", "-c", "core.quotepath=off", *args],
+            cwd=directory, capture_output=True, text=True, check=True, encoding="utf-8",
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return out.stdout
+
+
+def is_shallow(directory: Path) -> bool:
+    """True when ``directory`` is in a shallow clone (every file would get one date)."""
+    found = _work_tree(directory)
+    return found is not None and found[1]
+
+
+def _work_tree(directory: Path) -> tuple[Path, bool, str | None] | None:
+    """The repository root, whether the clone is shallow, and the HEAD commit (None
+    before the first commit), in one git call."""
+    out = _git(directory, "rev-parse", "--show-toplevel", "--is-shallow-repository", "HEAD")
+    lines = (out or "").splitlines()
+    if len(lines) == 3:
+        return Path(lines[0]), lines[1].strip() == "true", lines[2].strip()
+    out = _git(directory, "rev-parse", "--show-toplevel", "--is-shallow-repository")
+    lines = (out or "").splitlines()
+    if len(lines) != 2:
+        return None
+    return Path(lines[0]), lines[1].strip() == "true", None
+
+
+def git_history(directory: Path) -> tuple[Path, GitHistory] | None:
+    """When each file under ``directory`` last changed, from one ``git log`` pass.
+
+    Returns the repository root and a map of root-relative paths to times, or None
+    when ``directory`` is not in a git work tree (or git is missing).
+    """
+    found = _work_tree(directory)
+    return None if found is None else (found[0], _history(directory))
+
+
+def _stored_history(directory: Path, head: str, cache_dir: Path) -> GitHistory:
+    """:func:`_history`, kept in ``cache_dir`` for as long as HEAD stays the same: a
+    rebuild without a new commit reads a file instead of the whole log."""
+    place = hashlib.sha256(str(directory.resolve()).encode()).hexdigest()[:12]
+    key = hashlib.sha256(f"{head}\n{directory.resolve()}".encode()).hexdigest()[:20]
+    path = cache_dir / f"git-history-{place}-{key}.json"
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(found, dict):
+            return {str(k): str(v) for k, v in found.items()}
+    except (OSError, ValueError):
+        pass
+    history = _history(directory)
+    try:
+        for old in cache_dir.glob(f"git-history-{place}-*.json"):  # an older HEAD's
+            old.unlink(missing_ok=True)
+        write_atomic(path, json.dumps(history, ensure_ascii=False))
+    except (OSError, OutputError):
+        pass  # a cache that cannot be written is only slower
+    return history
+
+
+def _history(directory: Path) -> GitHistory:
+    log = _git(directory, "log", "--no-renames", "--format=%x00%ct", "--name-only", "--", ".")
+    history: GitHistory = {}
+    when = ""
+    for line in (log or "").splitlines():
+        if line.startswith("\0"):
+            when = _format(dt.datetime.fromtimestamp(int(line[1:]), dt.timezone.utc))
+        elif line and line not in history:
+            history[line] = when
+    return history
+
+
+_NAMED = 5  # files a warning names before it says how many more
+
+
+class LastChanged:
+    """When source files last changed: git history read once, else file times.
+
+    Git runs on the first question, not before: a rebuild that writes no page runs none.
+    With a ``cache_dir``, the history is kept there until HEAD moves: a rebuild without
+    a new commit runs one quick ``git rev-parse`` and no ``git log``.
+    ``notes()`` tells the user, once per build, when dates came from file times (not
+    in git) or from a shallow clone (where every file gets the same date).
+    """
+
+    def __init__(self, directory: Path, cache_dir: Path | None = None) -> None:
+        self._directory = directory
+        self._cache_dir = cache_dir
+        self._loaded = False
+        self._root: Path | None = None
+        self._head: str | None = None
+        self._history: GitHistory = {}
+        self._whole_repository = False
+        self._shallow = False
+        self._from_mtime: list[str] = []
+        self._ignored_paths: frozenset[str] | None = None  # what git ignores in the tree
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        found = _work_tree(self._directory)
+        if found is None:
+            return
+        self._root, self._shallow, self._head = found[0].resolve(), found[1], found[2]
+        self._history = self._read(self._directory)
+
+    def _read(self, directory: Path) -> GitHistory:
+        if self._head is not None and self._cache_dir is not None:
+            return _stored_history(directory, self._head, self._cache_dir)
+        return _history(directory)
+
+    def _in_history(self, relative: str) -> str | None:
+        found = self._history.get(relative)
+        if found is None and not self._whole_repository and self._root is not None:
+            # A file outside the docs folder (an autodoc module in src/, an included
+            # ../CHANGES.rst, a snippet): one more pass, over the whole repository.
+            self._whole_repository = True
+            self._history = {**self._read(self._root), **self._history}
+            found = self._history.get(relative)
+        return found
+
+    def of(self, path: Path) -> str:
+        """The time ``path`` last changed, as ``YYYY-MM-DDTHH:MM:SSZ``: its last commit
+        when git tracks it; the newest commit when a tool generated it (outside the
+        repository, or in a folder git ignores); else its modification time (and the
+        user is told)."""
+        self._load()
+        if self._root is not None:  # outside a work tree, no path needs resolving
+            resolved = path.resolve()
+            if not self._in_repository(resolved):
+                return self.latest()  # a plugin's temporary folder (Material's blog)
+            found = self._in_history(resolved.relative_to(self._root).as_posix())
+            if found:
+                return found
+            if self._ignored(resolved):  # generated in the tree (sphinx-autodoc2's apidocs)
+                return self.latest()
+        self._from_mtime.append(self._shown(path))
+        return _format(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc))
+
+    def newest(self, paths: Iterable[Path]) -> str:
+        """When a page built from ``paths`` last changed: the newest of them that are in
+        the repository. Files from elsewhere (installed packages an autodoc page also
+        documents) say nothing of the project's history; a page built from those only
+        takes :meth:`of` its first file."""
+        existing = [path for path in paths if path.exists()]
+        self._load()
+        own = [path for path in existing if self._in_repository(path.resolve())]
+        return max((self.of(path) for path in own or existing[:1]), default=self.latest())
+
+    def _in_repository(self, resolved: Path) -> bool:
+        return self._root is None or self._root in resolved.parents
+
+    def _ignored(self, resolved: Path) -> bool:
+        """True when git ignores the file: a build step wrote it, nobody commits it.
+        One git call for the whole tree, the first time a file is asked about (a site
+        of new, uncommitted pages asks about each of them)."""
+        if self._ignored_paths is None:
+            assert self._root is not None
+            listed = _git(self._root, "ls-files", "--others", "--ignored", "--exclude-standard",
+                          "--directory", "-z")
+            self._ignored_paths = frozenset((listed or "").split("\0")) - {""}
+        relative = resolved.relative_to(self._root).as_posix() if self._root else ""
+        if relative in self._ignored_paths:
+            return True
+        parts = relative.split("/")[:-1]
+        return any("/".join(parts[:n]) + "/" in self._ignored_paths
+                   for n in range(1, len(parts) + 1))
+
+    def _shown(self, path: Path) -> str:
+        """``path`` as the warning names it: relative to the docs folder when inside."""
+        try:
+            return path.resolve().relative_to(self._directory.resolve()).as_posix()
+        except ValueError:
+            return str(path)
+
+    def latest(self) -> str:
+        """The newest time in the history, for pages a plugin generates from no file
+        (or from a file of its own outside the repository)."""
+        self._load()
+        if self._history:
+            return max(self._history.values())
+        return _format(dt.datetime.fromtimestamp(self._directory.stat().st_mtime, dt.timezone.utc))
+
+    def head(self) -> str | None:
+        """The commit the work tree is at (None outside git or before a first commit):
+        a page's date can only have moved since a build that saw another one."""
+        self._load()
+        return self._head
+
+    def notes(self) -> list[Diagnostic]:
+        """What the user should know about where the dates came from."""
+        found: list[Diagnostic] = []
+        if self._shallow:
+            found.append(Diagnostic(
+                "shallow-clone",
+                "The repository is a shallow clone, so git gives every page the date of the "
+                "last commit. Fetch the full history: 'fetch-depth: 0' in actions/checkout on "
+                "GitHub Actions, 'git fetch --unshallow' in a Read the Docs pre-build job.",
+                str(self._directory),
+            ))
+        if self._from_mtime:
+            where = (
+                "they are not in a git work tree" if self._root is None
+                else "git does not track them"
+            )
+            files = sorted(set(self._from_mtime))
+            named = ", ".join(files[:_NAMED]) + (f" and {len(files) - _NAMED} more"
+                                                 if len(files) > _NAMED else "")
+            found.append(Diagnostic(
+                "no-git",
+                f"The dates of {len(files)} source file(s) come from their modification "
+                f"time, as {where}: {named}. Pages built from them without a date in "
+                "their metadata take that time as 'modified'. Commit the files, or set "
+                "'modified' in the page metadata.",
+                str(self._directory),
+            ))
+        return found

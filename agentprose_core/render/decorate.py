@@ -1,0 +1,107 @@
+"""The tags a page's ``<head>`` gains: discovery links, JSON-LD, OpenGraph article tags."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from agentprose_core.output.publish import index_url
+from agentprose_core.render.head import add_to_head, discovery_tags, head_of
+from agentprose_core.render.jsonld import head_tags
+
+if TYPE_CHECKING:
+    from agentprose_core.model import PageRecord, SiteRecord
+    from agentprose_core.settings import Settings
+
+__all__ = [
+    "decorate_page", "decorate_text", "head_additions", "redecorate_page", "without_injected",
+]
+
+_HEAD_CLOSE = re.compile(r"</head\s*>", re.IGNORECASE)
+
+_DISCOVERY_MARKER = 'rel="agentprose-index"'
+
+
+def head_additions(
+    head: str, page: PageRecord, site: SiteRecord, settings: Settings, *, kind: str | None = None
+) -> str:
+    """What to add to a ``<head>`` that already holds ``head``: only what is missing."""
+    tags = []
+    if settings.discovery_links and _DISCOVERY_MARKER not in head and (
+        'type="text/markdown"' not in head
+    ):
+        tags.append(discovery_tags(page.markdown_url,
+                                   index_url(site.url) if settings.index else None))
+    if settings.json_ld:
+        extra = head_tags(head, page, site, kind=kind or settings.article_type)
+        if extra:
+            tags.append(extra)
+    return "\n".join(tags)
+
+
+def decorate_page(
+    document: bytes, page: PageRecord, site: SiteRecord, settings: Settings,
+    *, kind: str | None = None,
+) -> bytes | None:
+    """``document`` with its head tags added, or None when it needs none (or has no head)."""
+    tags = head_additions(head_of(document), page, site, settings, kind=kind)
+    changed = add_to_head(document, _marked(tags)) if tags else document
+    return None if changed == document else changed
+
+
+_INJECTED_OPEN = b"<!-- agentprose: head -->"
+_INJECTED_CLOSE = b"<!-- /agentprose: head -->"
+_INJECTED = re.compile(re.escape(_INJECTED_OPEN) + rb".*?" + re.escape(_INJECTED_CLOSE) + rb"\n?",
+                       re.DOTALL)
+
+
+def without_injected(document: bytes) -> bytes:
+    """``document`` without the tags an earlier ``agentprose build`` added to it (marked
+    by :func:`redecorate_page`): what the site's own build wrote."""
+    return _INJECTED.sub(b"", document) if _INJECTED_OPEN in document else document
+
+
+def redecorate_page(
+    document: bytes, page: PageRecord, site: SiteRecord, settings: Settings,
+    *, kind: str | None = None,
+) -> bytes | None:
+    """For a page another tool built (``agentprose build``): the tags an earlier run
+    added replaced by this run's, marked so that the next run can do the same; None
+    when nothing changes. Run twice, it gives the same bytes; run with a new base URL,
+    no old link stays."""
+    plain = without_injected(document)
+    tags = head_additions(head_of(plain), page, site, settings, kind=kind)
+    if tags:
+        plain = add_to_head(plain, _marked(tags))
+    return None if plain == document else plain
+
+
+def _marked(tags: str) -> str:
+    """Tags between the markers that :func:`without_injected` finds them by."""
+    return f"{_INJECTED_OPEN.decode()}\n{tags}\n{_INJECTED_CLOSE.decode()}"
+
+
+def decorate_text(
+    document: str, page: PageRecord, site: SiteRecord, settings: Settings,
+    *, kind: str | None = None,
+) -> str | None:
+    """:func:`decorate_page` for a document a build tool holds as text: no encoding of
+    the whole page (a Material page with a large nav is hundreds of kilobytes)."""
+    end = _head_end(document)
+    if end < 0:
+        return None
+    head = document[:end]
+    tags = head_additions(head, page, site, settings, kind=kind)
+    # Marked, so that a later dirty build can replace them (its date changed, say).
+    return f"{head}{_marked(tags)}\n{document[end:]}" if tags else None
+
+
+def _head_end(document: str) -> int:
+    """Where ``</head>`` starts, or -1; the literal search first (a case-insensitive
+    regex over a page of hundreds of kilobytes is ten times slower)."""
+    end = document.find("</head>")
+    if end >= 0:
+        earlier = _HEAD_CLOSE.search(document, 0, end)  # "</HEAD >" before it: rare
+        return earlier.start() if earlier else end
+    close = _HEAD_CLOSE.search(document)
+    return close.start() if close else -1

@@ -1,0 +1,426 @@
+"""``agentprose serve``: preview a built site the way agents will see it in production.
+
+The server answers a page's URL with its HTML or its agent view, chosen by ``Accept``
+(:mod:`agentprose_core.serve.negotiate`), with ``Vary``, validators and ``304`` revalidation.
+Everything but the socket is in :func:`respond`, which maps a :class:`Request` to a
+:class:`Response` and can be tested without a network.
+
+- Request paths are decoded one segment at a time. A segment that decodes to ``.`` or
+  ``..``, or holds ``/``, ``\\``, NUL or a control character, is a ``400``; a path that
+  resolves (symlinks included) outside the site directory is a ``404``. The query is
+  ignored.
+- Validators: a strong ``ETag`` (a hash of the media type and the bytes, so a page's HTML
+  and Markdown never share one) and ``Last-Modified`` (the file's time). ``If-None-Match``
+  (weak comparison, ``*`` matches) decides alone when present; otherwise
+  ``If-Modified-Since`` does. Both give ``304`` with the validators, ``Vary`` and
+  ``Cache-Control``, and no body.
+- ``Cache-Control: no-cache``: caches may store a page but revalidate it each time, which
+  suits a preview whose files change under it.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import mimetypes
+import re
+import socket
+import sys
+from dataclasses import dataclass
+from datetime import timezone
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
+
+from agentprose_core import __version__
+from agentprose_core.errors import InputError
+from agentprose_core.serve.negotiate import choose
+from agentprose_core.settings import VIEW_LAYOUTS
+from agentprose_core.urls import INDEX_NAMES, view_url
+
+__all__ = [
+    "PreviewServer",
+    "Request",
+    "Response",
+    "Site",
+    "Target",
+    "content_type_for",
+    "entity_tag",
+    "etag_matches",
+    "http_date",
+    "make_server",
+    "map_target",
+    "normalize_base_path",
+    "not_modified",
+    "respond",
+    "run_server",
+    "serve_forever",
+    "view_candidates",
+]
+
+_ORIGIN = "http://preview.invalid"
+_TYPES = {
+    ".md": "text/markdown; charset=utf-8",
+    ".html": "text/html; charset=utf-8",
+    ".htm": "text/html; charset=utf-8",
+    ".json": "application/json; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+}
+_PAGE_SUFFIXES = (".html", ".htm")
+_CACHE_CONTROL = ("Cache-Control", "no-cache")
+_ENTITY_TAG = re.compile(r'(?:W/)?("[^"]*")')
+_SAFE = "/:@!$&'()*+,;=-._~"
+
+
+@dataclass(frozen=True)
+class Site:
+    """A built site on disk and the URL path it is served under (``/`` or ``/docs/``)."""
+
+    root: Path
+    base_path: str = "/"
+
+    @property
+    def base_segments(self) -> tuple[str, ...]:
+        return tuple(s for s in self.base_path.split("/") if s)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What :func:`respond` needs from an HTTP request; ``target`` as sent (latin-1 text)."""
+
+    method: str = "GET"
+    target: str = "/"
+    accept: str | None = None
+    if_none_match: str | None = None
+    if_modified_since: str | None = None
+
+
+@dataclass(frozen=True)
+class Response:
+    """Status, headers and the body a ``GET`` would get (the handler drops it for ``HEAD``)."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...] = ()
+    body: bytes = b""
+
+    def header(self, name: str) -> str | None:
+        return next((v for k, v in self.headers if k.lower() == name.lower()), None)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A request path mapped into the site: ``status`` 200 means look ``segments`` up."""
+
+    status: int
+    segments: tuple[str, ...] = ()
+    directory: bool = False
+    """The URL ends with ``/`` (or is the site's root)."""
+    location: str = ""
+    """For a 301: where to."""
+
+
+def normalize_base_path(base_path: str) -> str:
+    """``docs``, ``/docs`` or ``https://x.org/docs`` -> ``/docs/``; dot segments are refused."""
+    path = urlsplit(base_path).path if "://" in base_path else base_path
+    segments = [unquote(s) for s in path.strip().split("/") if s]
+    if any(s in (".", "..") or _forbidden(s) for s in segments):
+        raise InputError(f"The base path must be a plain URL path like /docs/ (got {base_path!r}).")
+    return "/" + "".join(s + "/" for s in segments)
+
+
+def _forbidden(segment: str) -> bool:
+    return any(c in "/\\?#" or ord(c) < 0x20 or ord(c) == 0x7F for c in segment)
+
+
+def _url_path(segments: tuple[str, ...] | list[str], *, directory: bool) -> str:
+    path = "/" + "/".join(quote(s, safe=_SAFE.replace("/", "")) for s in segments)
+    return path + "/" if directory and segments else path
+
+
+def _decode_segments(path: str) -> list[str] | None:
+    """The decoded, non-empty segments of a path; None when one is unsafe or not UTF-8."""
+    try:
+        raw = path.encode("latin-1")
+        segments = [unquote_to_bytes(s).decode("utf-8") for s in raw.split(b"/") if s]
+    except UnicodeError:
+        return None
+    if any(s in (".", "..") or _forbidden(s) for s in segments):
+        return None
+    return segments
+
+
+def map_target(target: str, base_path: str = "/") -> Target:
+    """Map a request target (``/docs/a/?q=1``) to segments inside the site, or an error.
+
+    >>> map_target("/docs/tide-pools/?utm=x", "/docs/").segments
+    ('tide-pools',)
+    >>> map_target("/%2e%2e/etc/passwd").status == 400
+    True
+    """
+    if target.lower().startswith(("http://", "https://")):  # absolute-form
+        path = urlsplit(target).path or "/"
+    else:
+        path = target.split("?", 1)[0].split("#", 1)[0]
+    segments = _decode_segments(path) if path.startswith("/") else None
+    if segments is None:
+        return Target(HTTPStatus.BAD_REQUEST)
+    base = tuple(s for s in base_path.split("/") if s)
+    if tuple(segments[: len(base)]) != base:
+        return Target(HTTPStatus.NOT_FOUND)
+    directory = path.endswith("/")
+    if base and len(segments) == len(base) and not directory:
+        return Target(HTTPStatus.MOVED_PERMANENTLY, location=_url_path(base, directory=True))
+    rest = tuple(segments[len(base) :])
+    return Target(HTTPStatus.OK, rest, directory=directory or not rest)
+
+
+def view_candidates(relative: str, base_path: str = "/") -> list[str]:
+    """Where a page's agent view may be, relative to the site, one entry per layout.
+
+    >>> view_candidates("tide-pools/index.html")
+    ['tide-pools.md', 'tide-pools/index.md', 'tide-pools/index.html.md']
+    """
+    base = _ORIGIN + quote(base_path)
+    page = base + quote(relative)
+    found: list[str] = []
+    for layout in VIEW_LAYOUTS:
+        path = unquote(urlsplit(view_url(page, base, layout)).path)[len(base_path) :]
+        if path not in found:
+            found.append(path)
+    return found
+
+
+def content_type_for(name: str) -> str:
+    """``Content-Type`` of a file by its name; text is taken to be UTF-8."""
+    suffix = Path(name).suffix.lower()
+    if suffix in _TYPES:
+        return _TYPES[suffix]
+    guessed = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    return guessed + "; charset=utf-8" if guessed.startswith("text/") else guessed
+
+
+def entity_tag(data: bytes, content_type: str) -> str:
+    """A strong ``ETag``: differs whenever the bytes or the media type differ."""
+    digest = hashlib.sha256(content_type.encode() + b"\0" + data).hexdigest()
+    return f'"{digest[:32]}"'
+
+
+def http_date(timestamp: float) -> str:
+    """An IMF-fixdate: ``Sun, 06 Nov 1994 08:49:37 GMT``."""
+    return email.utils.formatdate(timestamp, usegmt=True)
+
+
+def etag_matches(if_none_match: str, etag: str) -> bool:
+    """Weak comparison of ``etag`` against an ``If-None-Match`` list (``*`` matches all)."""
+    if if_none_match.strip() == "*":
+        return True
+    return etag.removeprefix("W/") in _ENTITY_TAG.findall(if_none_match)
+
+
+def not_modified(request: Request, etag: str, mtime: float) -> bool:
+    """True when a ``GET``/``HEAD`` may be answered ``304`` (RFC 9110, section 13.2.2)."""
+    if request.method not in ("GET", "HEAD"):
+        return False
+    if request.if_none_match is not None:
+        return etag_matches(request.if_none_match, etag)
+    if request.if_modified_since is None:
+        return False
+    try:
+        since = email.utils.parsedate_to_datetime(request.if_modified_since)
+    except (TypeError, ValueError, IndexError):
+        return False
+    if since.tzinfo is None:  # "-0000": the RFC's dates are all UTC
+        since = since.replace(tzinfo=timezone.utc)
+    return int(mtime) <= since.timestamp()
+
+
+def _inside(site: Site, path: Path) -> bool:
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop
+        return False
+    return resolved == site.root or site.root in resolved.parents
+
+
+def _simple(status: int, text: str, *extra: tuple[str, str]) -> Response:
+    body = text.encode()
+    headers = (("Content-Type", "text/plain; charset=utf-8"),
+               ("Content-Length", str(len(body))), _CACHE_CONTROL, *extra)
+    return Response(status, headers, body)
+
+
+def _not_found(site: Site) -> Response:
+    page = site.root / "404.html"
+    if page.is_file() and _inside(site, page):
+        body = page.read_bytes()
+        headers = (("Content-Type", _TYPES[".html"]), ("Content-Length", str(len(body))),
+                   _CACHE_CONTROL)
+        return Response(HTTPStatus.NOT_FOUND, headers, body)
+    return _simple(HTTPStatus.NOT_FOUND, "Not found\n")
+
+
+def _locate(site: Site, target: Target) -> tuple[str, Response | None]:
+    """The site-relative file a mapped target serves, or the response that answers instead."""
+    candidate = site.root.joinpath(*target.segments)
+    if not _inside(site, candidate):
+        return "", _not_found(site)
+    relative = "/".join(target.segments)
+    if candidate.is_dir():
+        if not target.directory:
+            location = _url_path([*site.base_segments, *target.segments], directory=True)
+            return "", _simple(HTTPStatus.MOVED_PERMANENTLY, "Moved\n", ("Location", location))
+        for name in INDEX_NAMES:
+            index = candidate / name
+            if index.is_file() and _inside(site, index):
+                return f"{relative}/{name}".lstrip("/"), None
+        return "", _not_found(site)
+    if candidate.is_file() and not target.directory:
+        return relative, None
+    return "", _not_found(site)
+
+
+def _view_of(site: Site, relative: str) -> str | None:
+    """The site-relative path of the page's agent view, when one was written."""
+    if not relative.lower().endswith(_PAGE_SUFFIXES):
+        return None
+    for view in view_candidates(relative, site.base_path):
+        path = site.root / view
+        if path.is_file() and _inside(site, path):
+            return view
+    return None
+
+
+def _file_response(site: Site, relative: str, request: Request,
+                   extra: tuple[tuple[str, str], ...] = (),
+                   vary: tuple[tuple[str, str], ...] = ()) -> Response:
+    """A file with its validators; ``vary`` headers are kept on a 304, ``extra`` are not."""
+    path = site.root / relative
+    try:
+        mtime = path.stat().st_mtime
+        data = path.read_bytes()
+    except OSError:
+        return _not_found(site)
+    content_type = content_type_for(relative)
+    etag = entity_tag(data, content_type)
+    validators = (("ETag", etag), ("Last-Modified", http_date(mtime)), _CACHE_CONTROL, *vary)
+    if not_modified(request, etag, mtime):
+        return Response(HTTPStatus.NOT_MODIFIED, validators)
+    headers = (("Content-Type", content_type), ("Content-Length", str(len(data))),
+               *validators, *extra)
+    return Response(HTTPStatus.OK, headers, data)
+
+
+def respond(site: Site, request: Request) -> Response:
+    """The whole answer to one request: mapping, negotiation, validators."""
+    if request.method not in ("GET", "HEAD"):
+        return _simple(HTTPStatus.METHOD_NOT_ALLOWED, "Method not allowed\n",
+                       ("Allow", "GET, HEAD"))
+    target = map_target(request.target, site.base_path)
+    if target.status == HTTPStatus.BAD_REQUEST:
+        return _simple(HTTPStatus.BAD_REQUEST, "Bad request\n")
+    if target.status == HTTPStatus.NOT_FOUND:
+        return _not_found(site)
+    if target.status == HTTPStatus.MOVED_PERMANENTLY:
+        return _simple(target.status, "Moved\n", ("Location", target.location))
+    relative, answer = _locate(site, target)
+    if answer is not None:
+        return answer
+    view = _view_of(site, relative)
+    if view is None:
+        return _file_response(site, relative, request)
+    view_path = quote(site.base_path + view, safe=_SAFE)
+    if choose(request.accept).markdown:
+        vary = (("Vary", "Accept"), ("Content-Location", view_path))
+        return _file_response(site, view, request, vary=vary)
+    link = ("Link", f'<{view_path}>; rel="alternate"; type="text/markdown"')
+    return _file_response(site, relative, request, extra=(link,), vary=(("Vary", "Accept"),))
+
+
+class PreviewServer(ThreadingHTTPServer):
+    """A threading HTTP server that knows its :class:`Site`."""
+
+    def __init__(self, address: tuple[str, int], site: Site, *, quiet: bool = False) -> None:
+        self.site = site
+        self.quiet = quiet
+        self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        super().__init__(address, _Handler)
+
+    @property
+    def url(self) -> str:
+        """The site's URL on this server, e.g. ``http://127.0.0.1:8000/docs/``."""
+        host, port = str(self.server_address[0]), int(self.server_address[1])
+        host = f"[{host}]" if ":" in host else host
+        return f"http://{host}:{port}{quote(self.site.base_path, safe=_SAFE)}"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Thin: turns the request into a :class:`Request` and writes the :class:`Response`."""
+
+    server: PreviewServer
+    protocol_version = "HTTP/1.1"
+    server_version = f"agentprose/{__version__}"
+
+    def version_string(self) -> str:
+        return self.server_version
+
+    def _joined(self, name: str) -> str | None:
+        values = self.headers.get_all(name)
+        return ", ".join(values) if values else None
+
+    def _answer(self) -> None:
+        since = self.headers.get_all("If-Modified-Since") or []
+        request = Request(
+            method=self.command,
+            target=self.path,
+            accept=self._joined("Accept"),
+            if_none_match=self._joined("If-None-Match"),
+            if_modified_since=since[0] if len(since) == 1 else None,
+        )
+        response = respond(self.server.site, request)
+        self.send_response(response.status)
+        for name, value in response.headers:
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD" and response.body:
+            self.wfile.write(response.body)
+
+    do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _answer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if not self.server.quiet:
+            sys.stderr.write(f"{self.address_string()} {format % args}\n")
+
+
+def make_server(site_dir: Path | str, *, host: str = "127.0.0.1", port: int = 8000,
+                base_path: str = "/", quiet: bool = False) -> PreviewServer:
+    """A server bound to ``host:port`` (``0``: any free port) for the site in ``site_dir``.
+
+    Raises :class:`InputError` when the directory is missing or the address is taken.
+    """
+    root = Path(site_dir)
+    if not root.is_dir():
+        raise InputError(f"No such directory: {root}. Give the folder of the built site.")
+    site = Site(root.resolve(), normalize_base_path(base_path))
+    try:
+        return PreviewServer((host, port), site, quiet=quiet)
+    except OSError as error:
+        raise InputError(f"Cannot listen on {host}:{port}: {error.strerror or error}.") from error
+
+
+def serve_forever(server: PreviewServer, *, poll_interval: float = 0.5) -> None:
+    """Serve until interrupted or :meth:`~PreviewServer.shutdown`, then close the socket."""
+    try:
+        server.serve_forever(poll_interval=poll_interval)
+    finally:
+        server.server_close()
+
+
+def run_server(site_dir: Path | str, *, host: str = "127.0.0.1", port: int = 8000,
+               base_path: str = "/", quiet: bool = False) -> None:
+    """``agentprose serve``: announce the URL on standard error and serve until Ctrl+C."""
+    server = make_server(site_dir, host=host, port=port, base_path=base_path, quiet=quiet)
+    sys.stderr.write(f"agentprose: serving {site_dir} at {server.url} (Ctrl+C to stop)\n")
+    sys.stderr.flush()
+    serve_forever(server)
