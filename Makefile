@@ -19,6 +19,7 @@ test: lint typecheck unit
 
 lint: $(STAMP)
 	$(BIN)/ruff check agentprose_core mkdocs_agentprose sphinx_agentprose tests bench examples/demo.py docs/hooks
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

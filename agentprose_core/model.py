@@ -8,7 +8,24 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from agentprose_core.diagnostics import Diagnostic
 
-__all__ = ["Conversion", "Heading", "PageRecord", "SiteRecord"]
+__all__ = [
+    "ARTICLE_TYPES",
+    "INDEX_NAME",
+    "LLMS_FULL_NAME",
+    "LLMS_NAME",
+    "Conversion",
+    "Heading",
+    "PageRecord",
+    "SiteRecord",
+]
+
+# The site files, at the root of the site (and of each section for llms.txt).
+INDEX_NAME = "agentprose.json"
+LLMS_NAME = "llms.txt"
+LLMS_FULL_NAME = "llms-full.txt"
+
+# The schema.org types that make a page an article, for JSON-LD written and read.
+ARTICLE_TYPES = ("TechArticle", "Article", "BlogPosting", "NewsArticle", "ScholarlyArticle")
 
 
 @dataclass(frozen=True)

@@ -34,9 +34,9 @@ from agentprose_core.records.metadata import PageFacts, read_metadata
 from agentprose_core.records.page import page_title
 from agentprose_core.records.site import is_excluded
 from agentprose_core.records.sources import Source, read_source
+from agentprose_core.records.summaries import summarize
 from agentprose_core.render.decorate import redecorate_page, without_injected
 from agentprose_core.render.index import check_pages
-from agentprose_core.render.llmstxt import summarize
 from agentprose_core.urls import (
     NO_VIEW,
     base_url_of,

@@ -9,14 +9,17 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agentprose_core.convert.tree import Element
 from agentprose_core.errors import ConfigError, InputError
+
+if TYPE_CHECKING:
+    from agentprose_core.convert.tree import Element
 
 __all__ = ["Preprocess", "load_preprocess", "run_preprocess"]
 
-Preprocess = Callable[[Element, str], Any]
+# A string: the settings load hooks without loading lxml.
+Preprocess = Callable[["Element", str], Any]
 
 
 @lru_cache(maxsize=8)

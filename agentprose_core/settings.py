@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from agentprose_core.errors import ConfigError
-from agentprose_core.render.jsonld import ARTICLE_TYPES
+from agentprose_core.model import ARTICLE_TYPES
 
 HOSTS = ("netlify", "cloudflare", "apache", "none")
 

@@ -12,11 +12,13 @@ from functools import lru_cache
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
 from agentprose_core.errors import InputError
+from agentprose_core.model import INDEX_NAME
 
 __all__ = [
     "INDEX_NAMES",
     "NO_VIEW",
     "base_url_of",
+    "index_url",
     "is_on_site",
     "output_path",
     "page_key",
@@ -46,6 +48,11 @@ def base_url_of(url: str) -> str:
         )
     path = parts.path if parts.path.endswith("/") else parts.path + "/"
     return urlunsplit((parts.scheme, parts.netloc.lower(), path, "", ""))
+
+
+def index_url(base_url: str) -> str:
+    """The URL of ``agentprose.json`` for a site."""
+    return base_url_of(base_url) + INDEX_NAME
 
 
 def view_url(page_url: str, base_url: str, layout: str = "sibling") -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
-from agentprose_core.render.jsonld import ARTICLE_TYPES
+from agentprose_core.model import ARTICLE_TYPES
 from agentprose_core.settings import ENGINES, HOSTS, VIEW_LAYOUTS
 
 __all__ = ["AgentproseConfig"]

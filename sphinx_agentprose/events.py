@@ -33,8 +33,7 @@ from agentprose_core import __version__
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
 from agentprose_core.lang import normalize_lang
-from agentprose_core.model import SiteRecord
-from agentprose_core.output.publish import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME, SiteRecord
 from agentprose_core.parallel.cache import ConversionCache, site_digest
 from agentprose_core.parallel.speculative import MIN_PAGES, conversion_pool, warm_up, worker_count
 from agentprose_core.records.dates import LastChanged

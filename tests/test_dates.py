@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agentprose_core.records.dates import LastChanged, git_history, is_shallow, to_utc_iso
+from agentprose_core.records.dates import LastChanged, git_history, is_shallow
+from agentprose_core.timefmt import to_utc_iso
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from llms_txt import parse_llms_file
 
 from agentprose_core.errors import InputError
 from agentprose_core.model import PageRecord, SiteRecord
+from agentprose_core.records.summaries import summarize
 from agentprose_core.render.index import check_pages
 from agentprose_core.render.llmstxt import (
     OPTIONAL_SECTION,
@@ -19,7 +20,6 @@ from agentprose_core.render.llmstxt import (
     iter_llms_full_txt,
     render_llms_full_txt,
     render_llms_txt,
-    summarize,
 )
 
 BASE = "https://coast.example/"

@@ -14,6 +14,7 @@ import pytest
 from agentprose_core.errors import InputError
 from agentprose_core.serve import server as serve
 from agentprose_core.serve.negotiate import HTML, MARKDOWN, choose, parse_accept, weight_of
+from agentprose_core.serve.paths import map_target, normalize_base_path, view_candidates
 from agentprose_core.serve.server import (
     Request,
     Site,
@@ -21,11 +22,8 @@ from agentprose_core.serve.server import (
     etag_matches,
     http_date,
     make_server,
-    map_target,
-    normalize_base_path,
     not_modified,
     respond,
-    view_candidates,
 )
 
 from .http_cases import CASES, build_fixture_site, cases_for, run_cases

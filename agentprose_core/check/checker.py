@@ -26,7 +26,7 @@ from agentprose_core.check.rules import (
     load_index,
 )
 from agentprose_core.errors import InputError
-from agentprose_core.output.publish import INDEX_NAME
+from agentprose_core.model import INDEX_NAME
 from agentprose_core.urls import base_url_of, output_path
 
 __all__ = [

@@ -37,7 +37,7 @@ from agentprose_core.check.rules import (
 )
 from agentprose_core.check.text import head_links
 from agentprose_core.errors import InputError
-from agentprose_core.output.publish import INDEX_NAME
+from agentprose_core.model import INDEX_NAME
 from agentprose_core.urls import base_url_of
 
 if TYPE_CHECKING:

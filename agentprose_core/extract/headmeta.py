@@ -45,7 +45,8 @@ from agentprose_core import urls
 from agentprose_core.convert.tree import select_in, text_of
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.lang import normalize_lang
-from agentprose_core.records.dates import to_utc_iso
+from agentprose_core.model import ARTICLE_TYPES
+from agentprose_core.timefmt import to_utc_iso
 
 if TYPE_CHECKING:
     from collections.abc import Container, Iterable, Iterator
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PageMeta", "normalize_lang", "read_meta", "split_title"]
 
-ARTICLE_TYPES = ("Article", "TechArticle", "BlogPosting", "NewsArticle", "ScholarlyArticle")
 _PAGE_TYPES = ("WebPage",)
 _TITLE_SEPARATORS = (" — ", " – ", " | ", " - ", " · ", " :: ", " » ")
 _ENGLISH_DATES = ("%B %d, %Y", "%B %d, %Y %H:%M:%S", "%d %B %Y", "%d %B, %Y", "%d %B %Y %H:%M:%S")

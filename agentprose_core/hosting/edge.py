@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 from agentprose_core.errors import ConfigError
 from agentprose_core.hosting.accept import ACCEPT_RULES, regex_escape
-from agentprose_core.serve.server import normalize_base_path
+from agentprose_core.serve.paths import normalize_base_path
 from agentprose_core.settings import VIEW_LAYOUTS
 
 __all__ = [

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from agentprose_core.errors import ConfigError, InputError
 from agentprose_core.hosting.accept import ACCEPT_RULES, pcre_patterns, regex_escape
 from agentprose_core.hosting.edge import cloudflare_headers, netlify_headers
-from agentprose_core.serve.server import normalize_base_path
+from agentprose_core.serve.paths import normalize_base_path
 from agentprose_core.settings import HOSTS as SETTINGS_HOSTS
 from agentprose_core.settings import VIEW_LAYOUTS
 

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.files import safe_target, write_atomic
+from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
 from agentprose_core.render.index import check_pages, iter_index_chunks
 from agentprose_core.render.llmstxt import iter_llms_full_txt, render_llms_txt
 from agentprose_core.render.view import render_view
@@ -24,19 +25,7 @@ if TYPE_CHECKING:
     from agentprose_core.model import PageRecord, SiteRecord
     from agentprose_core.settings import Settings
 
-__all__ = [
-    "INDEX_NAME",
-    "LLMS_FULL_NAME",
-    "LLMS_NAME",
-    "Published",
-    "index_url",
-    "publish",
-    "write_view",
-]
-
-INDEX_NAME = "agentprose.json"
-LLMS_NAME = "llms.txt"
-LLMS_FULL_NAME = "llms-full.txt"
+__all__ = ["Published", "publish", "write_view"]
 
 
 @dataclass
@@ -47,11 +36,6 @@ class Published:
     bytes_written: int = 0
     pages: list[PageRecord] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def index_url(base_url: str) -> str:
-    """The URL of ``agentprose.json`` for a site."""
-    return base_url_of(base_url) + INDEX_NAME
 
 
 def publish(

@@ -1,4 +1,4 @@
-"""Times as the agent view writes them, and when files last changed in git."""
+"""When files last changed in git."""
 
 from __future__ import annotations
 
@@ -12,43 +12,12 @@ from pathlib import Path
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import OutputError
 from agentprose_core.files import write_atomic
+from agentprose_core.timefmt import format_utc
 
-__all__ = ["GitHistory", "LastChanged", "git_history", "is_shallow", "to_utc_iso"]
+__all__ = ["GitHistory", "LastChanged", "git_history", "is_shallow"]
 
 GitHistory = dict[str, str]
 """Repository-relative POSIX path -> UTC ISO time of the last commit that touched it."""
-
-
-def _format(moment: dt.datetime) -> str:
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.timezone.utc)
-    return moment.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def to_utc_iso(value: object) -> str | None:
-    """A metadata time as ``YYYY-MM-DDTHH:MM:SSZ``, or None when it is not a time.
-
-    Accepts datetimes, dates, ISO 8601 strings (date-only, with ``Z`` or an offset,
-    with a space for the ``T``) and POSIX timestamps. A naive time is taken as UTC.
-    """
-    if isinstance(value, dt.datetime):
-        return _format(value)
-    if isinstance(value, dt.date):
-        return _format(dt.datetime(value.year, value.month, value.day))
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        try:
-            return _format(dt.datetime.fromtimestamp(value, dt.timezone.utc))
-        except (OverflowError, OSError, ValueError):
-            return None
-    if isinstance(value, str):
-        text = value.strip()
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
-        try:
-            return _format(dt.datetime.fromisoformat(text))
-        except ValueError:
-            return None
-    return None
 
 
 def _git(directory: Path, *args: str) -> str | None:
@@ -121,7 +90,7 @@ def _history(directory: Path) -> GitHistory:
     when = ""
     for line in (log or "").splitlines():
         if line.startswith("\0"):
-            when = _format(dt.datetime.fromtimestamp(int(line[1:]), dt.timezone.utc))
+            when = format_utc(dt.datetime.fromtimestamp(int(line[1:]), dt.timezone.utc))
         elif line and line not in history:
             history[line] = when
     return history
@@ -193,7 +162,7 @@ class LastChanged:
             if self._ignored(resolved):  # generated in the tree (sphinx-autodoc2's apidocs)
                 return self.latest()
         self._from_mtime.append(self._shown(path))
-        return _format(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc))
+        return format_utc(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc))
 
     def newest(self, paths: Iterable[Path]) -> str:
         """When a page built from ``paths`` last changed: the newest of them that are in
@@ -237,7 +206,8 @@ class LastChanged:
         self._load()
         if self._history:
             return max(self._history.values())
-        return _format(dt.datetime.fromtimestamp(self._directory.stat().st_mtime, dt.timezone.utc))
+        modified = self._directory.stat().st_mtime
+        return format_utc(dt.datetime.fromtimestamp(modified, dt.timezone.utc))
 
     def head(self) -> str | None:
         """The commit the work tree is at (None outside git or before a first commit):

@@ -14,7 +14,7 @@ from typing import Any
 
 from agentprose_core.characters import clean_text
 from agentprose_core.diagnostics import Diagnostic
-from agentprose_core.records.dates import to_utc_iso
+from agentprose_core.timefmt import to_utc_iso
 
 __all__ = ["PageFacts", "opted_out", "read_metadata"]
 

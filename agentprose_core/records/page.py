@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 from agentprose_core.model import Heading, PageRecord
-from agentprose_core.render.llmstxt import summarize
+from agentprose_core.records.summaries import summarize
 from agentprose_core.urls import resolve
 
 if TYPE_CHECKING:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agentprose_core.output.publish import index_url
 from agentprose_core.render.head import add_to_head, discovery_tags, head_of
 from agentprose_core.render.jsonld import head_tags
+from agentprose_core.urls import index_url
 
 if TYPE_CHECKING:
     from agentprose_core.model import PageRecord, SiteRecord

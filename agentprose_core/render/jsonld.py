@@ -12,12 +12,13 @@ import re
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from agentprose_core.model import ARTICLE_TYPES
+
 if TYPE_CHECKING:
     from agentprose_core.model import PageRecord, SiteRecord
 
-__all__ = ["ARTICLE_TYPES", "article_data", "head_tags", "script_tag"]
+__all__ = ["article_data", "head_tags", "script_tag"]
 
-ARTICLE_TYPES = ("TechArticle", "Article", "BlogPosting", "NewsArticle", "ScholarlyArticle")
 # Characters that could end the <script> element or break JavaScript parsing of JSON.
 _BREAKOUTS = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
               "\u2028": "\\u2028", "\u2029": "\\u2029"}

@@ -1,4 +1,4 @@
-"""``llms.txt`` and ``llms-full.txt``, and the one-sentence page summaries they use.
+"""``llms.txt`` and ``llms-full.txt``.
 
 ``llms.txt`` (https://llmstxt.org) is written so that the reference parser,
 ``llms_txt.parse_llms_file``, returns every value intact::
@@ -48,6 +48,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from agentprose_core.records.summaries import one_line, plain_text, summarize
 from agentprose_core.render.index import ensure_checked
 from agentprose_core.urls import base_url_of, page_key
 
@@ -62,7 +63,6 @@ __all__ = [
     "iter_llms_full_txt",
     "render_llms_full_txt",
     "render_llms_txt",
-    "summarize",
 ]
 
 ROOT_SECTION = "Docs"
@@ -105,7 +105,7 @@ def render_llms_txt(
     the order given; pages in none of them go under ``## Optional``.
     """
     ensure_checked(site, pages)
-    name = _one_line(site.name) or base_url_of(site.url)
+    name = one_line(site.name) or base_url_of(site.url)
     lines = [f"# {name}", "", f"> {_site_summary(site, pages, name)}", "", _intro(name, intro)]
     groups = _given_sections(pages, sections) if sections else _sections(pages)
     for section, members in groups:
@@ -116,13 +116,13 @@ def render_llms_txt(
 
 def _site_summary(site: SiteRecord, pages: Sequence[PageRecord], name: str) -> str:
     """The site description, else the home page's summary, else what the file lists."""
-    described = _one_line(site.description or "")
+    described = one_line(site.description or "")
     if described:
         return described
     home_key = page_key(base_url_of(site.url))
     home = next((page for page in pages if page_key(page.url) == home_key), None)
     if home is not None:
-        summary = _one_line(home.summary or "") or summarize(home.markdown)
+        summary = one_line(home.summary or "") or summarize(home.markdown)
         if summary:
             return summary
     return f"Markdown versions of the pages of {name}."
@@ -165,7 +165,7 @@ def _given_sections(
         keys = [key for key in map(page_key, urls) if key in by_url and key not in placed]
         members = [by_url[key] for key in keys]
         placed.update(page_key(page.url) for page in members)
-        groups.append((_one_line(title) or ROOT_SECTION, members))
+        groups.append((one_line(title) or ROOT_SECTION, members))
     rest = [page for page in pages if page_key(page.url) not in placed]
     groups.append((OPTIONAL_SECTION, rest))
     return [(name, members) for name, members in groups if members]
@@ -174,13 +174,13 @@ def _given_sections(
 def _section_of(page: PageRecord) -> str:
     if not page.in_nav:
         return OPTIONAL_SECTION
-    top = _one_line(page.section[0]) if page.section else ""
+    top = one_line(page.section[0]) if page.section else ""
     return top or ROOT_SECTION
 
 
 def _link_line(page: PageRecord) -> str:
     url = page.markdown_url.strip().translate(_URL_ESCAPES)
-    summary = _one_line(page.summary or "")
+    summary = one_line(page.summary or "")
     return f"- [{_link_text(page.title)}]({url})" + (f": {summary}" if summary else "")
 
 
@@ -193,7 +193,7 @@ def _link_text(title: str) -> str:
     would pull the link into a code span or an HTML tag; a trailing backslash, which
     would escape the closing bracket, is doubled. Other titles are written as they are.
     """
-    text = _one_line(title).replace("[", "(").replace("]", ")")
+    text = one_line(title).replace("[", "(").replace("]", ")")
     pieces: list[str] = []
     at = 0
     while at < len(text):
@@ -231,10 +231,6 @@ def _closing_run(text: str, start: int, length: int) -> int | None:
     return None
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 # -- llms-full.txt ------------------------------------------------------------------
 
 
@@ -253,7 +249,7 @@ def iter_llms_full_txt(site: SiteRecord, pages: Sequence[PageRecord]) -> Iterato
 
 
 def _full_entry(page: PageRecord) -> str:
-    title = _one_line(page.title)
+    title = one_line(page.title)
     body = _without_title(page.markdown.strip("\n"), title)
     head = f"# {title}\n\nSource: {page.url}\n"
     return head + (f"\n{body}\n" if body else "")
@@ -271,196 +267,6 @@ def _without_title(body: str, title: str) -> str:
     # The same text needs no comparing as plain text (every page of a 1,000-page site,
     # and a tenth of writing llms-full.txt).
     heading = match.group(1)
-    if heading != title and _one_line(_plain(heading)) != _one_line(_plain(title)):
+    if heading != title and one_line(plain_text(heading)) != one_line(plain_text(title)):
         return body
     return rest.lstrip("\n")
-
-
-# -- summaries ----------------------------------------------------------------------
-
-
-def summarize(markdown: str, max_chars: int = 200) -> str:
-    """The first sentence of the first prose paragraph of ``markdown``, as plain text.
-
-    Headings, code, tables, lists, blockquotes (admonitions among them), HTML, math
-    blocks and image-only paragraphs are passed over, as is a paragraph that ends with
-    a colon: it introduces what follows rather than saying what the page is about.
-    Links keep their text, images and emphasis marks go. A sentence longer than
-    ``max_chars`` is cut at a word and ends with "…". Returns "" when there is no prose.
-    """
-    if max_chars < 1:
-        raise ValueError(f"max_chars must be at least 1, not {max_chars}.")
-    in_labelled = False  # after a tab's or a term's bold label, until the next heading
-    for paragraph, before in _prose_paragraphs(markdown):
-        if paragraph is None:  # a heading
-            in_labelled = False
-            continue
-        if _LABEL.match(paragraph):  # a tab's or a term's bold label, not prose
-            in_labelled = True
-            continue
-        if in_labelled or before in ("code", "math"):  # a tab's text; a block's caption
-            continue
-        text = _plain(paragraph)
-        sentence = _first_sentence(text) if text and not text.endswith(":") else ""
-        if _is_sentence(_MATH.sub("", sentence)):
-            return _clip(sentence, max_chars)
-    return ""
-
-
-_WORDS = re.compile(r"[^\W\d_]+")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_MATH = re.compile(r"\$[^$]*\$|\\\(.*?\\\)")
-
-
-def _is_sentence(text: str) -> bool:
-    """Two words at least (or a few CJK characters): one word is a fragment after a
-    colon ("allow."), a label or a file name, not what a page is about."""
-    return len(_WORDS.findall(text)) >= 2 or len(_CJK.findall(text)) >= 4
-
-
-_FENCE = re.compile(r"(`{3,}|~{3,}|\$\$)")
-_LABEL = re.compile(r"^\*\*[^*]+\*\*:?$")
-_NOT_PROSE = re.compile(
-    r"""(?x)
-    \#{1,6}(?:\s|$)                   # heading
-    | [>|<]                           # blockquote, table, HTML
-    | `{3,} | ~{3,} | \$\$ | \\\[      # code fence, display math
-    | (?:[-*+]|\d{1,9}[.)])(?:\s|$)    # list item
-    | ([-*_])(?:[ \t]*\1){2,}[ \t]*$    # thematic break
-    | \[[^\]]+\]:\s                   # link reference definition
-    """
-)
-
-
-def _prose_paragraphs(markdown: str) -> Iterator[tuple[str | None, str]]:
-    """Runs of plain text lines, each joined into one line, in document order, with
-    what comes right after each (``"code"``, ``"math"`` or ``""``); None for a heading."""
-    lines: list[str] = []
-    ended: str | None = None  # a paragraph a blank line ended: what follows tells more
-    fence: str | None = None
-    in_html = False
-    for line in _without_front_matter(markdown).split("\n"):
-        stripped = line.strip()
-        if ended is not None and stripped:
-            opens = _opened_fence(stripped) if not _is_prose(line, continuing=False) else None
-            yield ended, "math" if opens in ("$$", "\\]") else "code" if opens else ""
-            ended = None
-        if in_html:  # an HTML block (a complex table) runs to the next blank line
-            in_html = bool(stripped)
-        elif fence is not None:
-            fence = None if stripped.startswith(fence) else fence
-        elif not lines and _HTML_START.match(stripped):
-            in_html = True
-        elif _is_prose(line, continuing=bool(lines)):
-            lines.append(stripped)
-        else:
-            if lines:
-                ended, lines = " ".join(lines), []
-                if stripped:  # not a blank line: a block starts right after the text
-                    yield ended, ""
-                    ended = None
-            fence = _opened_fence(stripped)
-            if _HEADING.match(stripped):
-                yield None, ""
-    if lines or ended is not None:
-        yield (ended if ended is not None else " ".join(lines)), ""
-
-
-_HEADING = re.compile(r"#{1,6}(?:\s|$)")
-
-
-_HTML_START = re.compile(r"</?[A-Za-z][\w-]*(\s|/?>|$)")
-
-
-def _is_prose(line: str, *, continuing: bool) -> bool:
-    """True for a line of paragraph text (four-space indents are code, unless continuing)."""
-    stripped = line.strip()
-    if not stripped or _NOT_PROSE.match(stripped):
-        return False
-    return continuing or not line.startswith(("    ", "\t"))
-
-
-def _opened_fence(stripped: str) -> str | None:
-    """The marker that closes the fence ``stripped`` opens, or None."""
-    if stripped.startswith("\\["):  # display math over several lines
-        return None if stripped.endswith("\\]") else "\\]"
-    match = _FENCE.match(stripped)
-    if match is None:
-        return None
-    marker = match.group(1)
-    if marker == "$$" and len(stripped) > 2 and stripped.endswith("$$"):
-        return None  # $$ x $$ on one line
-    return marker
-
-
-def _without_front_matter(markdown: str) -> str:
-    if not markdown.startswith("---\n"):
-        return markdown
-    end = markdown.find("\n---\n", 3)
-    return markdown if end < 0 else markdown[end + len("\n---\n") :]
-
-
-# Inline code, backslash escapes and inline math are set aside before the other rules
-# run, so that their characters never read as Markdown syntax.
-_PROTECTED = re.compile(r"(`+)(.+?)\1|\\([!-/:-@\[-`{-~])|(\$[^$\s][^$]*\$)")
-_INLINE_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"!\[[^\]]*\](?:\((?:[^()]|\([^()]*\))*\)|\[[^\]]*\])"), ""),  # images
-    (re.compile(r"\[\^[^\]]+\]"), ""),  # footnote references
-    (re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)"), r"\1"),  # inline links
-    (re.compile(r"\[([^\]]+)\]\[[^\]]*\]"), r"\1"),  # reference links
-    (re.compile(r"<((?:https?|mailto):[^>\s]+)>"), r"\1"),  # autolinks
-    (re.compile(r"<br\s*/?>", re.IGNORECASE), " "),  # line breaks
-    (re.compile(r"</?[A-Za-z][^>]*>"), ""),  # other inline HTML
-    (re.compile(r"(?<!\w)(\*\*|__)(?=\S)(.+?)(?<=\S)\1(?!\w)"), r"\2"),  # strong
-    (re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*"), r"\1"),  # strong inside a word
-    (re.compile(r"(?<!\w)([*_])(?=\S)(.+?)(?<=\S)\1(?!\w)"), r"\2"),  # emphasis
-    (re.compile(r"~~(?=\S)(.+?)(?<=\S)~~"), r"\1"),  # strikethrough
-)
-
-
-def _plain(markdown: str) -> str:
-    """Inline Markdown as the text a reader sees, on one line."""
-    kept: list[str] = []
-
-    def set_aside(match: re.Match[str]) -> str:
-        code, escaped, math = match.group(2), match.group(3), match.group(4)
-        kept.append(code.strip() if code is not None else escaped or math)
-        return f"\x00{len(kept) - 1}\x00"
-
-    text = _PROTECTED.sub(set_aside, markdown.replace("\x00", ""))
-    for pattern, replacement in _INLINE_RULES:
-        text = pattern.sub(replacement, text)
-    text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
-    return _one_line(text)
-
-
-_SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s+(\S))|[。！？]")
-_INITIALISM = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]|[A-Z]")
-_ABBREVIATIONS = frozenset({"cf", "dr", "fig", "mr", "mrs", "ms", "no", "st", "vs"})
-
-
-def _first_sentence(text: str) -> str:
-    """``text`` up to its first sentence end; abbreviations such as "e.g." do not count."""
-    for match in _SENTENCE_END.finditer(text):
-        following = match.group(1)
-        mid_sentence = following is not None and (
-            following.islower() or _abbreviation(text[: match.start()])
-        )
-        if not mid_sentence:
-            return text[: match.end()]
-    return text
-
-
-def _abbreviation(before: str) -> bool:
-    words = before.split()
-    word = words[-1].lstrip("(\"'“‘") if words else ""
-    return bool(_INITIALISM.fullmatch(word)) or word.lower() in _ABBREVIATIONS
-
-
-def _clip(text: str, max_chars: int) -> str:
-    if len(text) <= max_chars:
-        return text
-    cut = text[: max_chars - 1]
-    if not text[max_chars - 1].isspace() and " " in cut:
-        cut = cut.rsplit(" ", 1)[0]  # do not end on half a word
-    return cut.rstrip(" ,;:-–—") + "…"

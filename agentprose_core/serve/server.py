@@ -32,35 +32,37 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
+from urllib.parse import quote
 
 from agentprose_core import __version__
 from agentprose_core.errors import InputError
 from agentprose_core.serve.negotiate import choose
-from agentprose_core.settings import VIEW_LAYOUTS
-from agentprose_core.urls import INDEX_NAMES, view_url
+from agentprose_core.serve.paths import (
+    SAFE,
+    Target,
+    map_target,
+    normalize_base_path,
+    url_path,
+    view_candidates,
+)
+from agentprose_core.urls import INDEX_NAMES
 
 __all__ = [
     "PreviewServer",
     "Request",
     "Response",
     "Site",
-    "Target",
     "content_type_for",
     "entity_tag",
     "etag_matches",
     "http_date",
     "make_server",
-    "map_target",
-    "normalize_base_path",
     "not_modified",
     "respond",
     "run_server",
     "serve_forever",
-    "view_candidates",
 ]
 
-_ORIGIN = "http://preview.invalid"
 _TYPES = {
     ".md": "text/markdown; charset=utf-8",
     ".html": "text/html; charset=utf-8",
@@ -71,9 +73,6 @@ _TYPES = {
 _PAGE_SUFFIXES = (".html", ".htm")
 _CACHE_CONTROL = ("Cache-Control", "no-cache")
 _ENTITY_TAG = re.compile(r'(?:W/)?("[^"]*")')
-_SAFE = "/:@!$&'()*+,;=-._~"
-
-
 @dataclass(frozen=True)
 class Site:
     """A built site on disk and the URL path it is served under (``/`` or ``/docs/``)."""
@@ -107,89 +106,6 @@ class Response:
 
     def header(self, name: str) -> str | None:
         return next((v for k, v in self.headers if k.lower() == name.lower()), None)
-
-
-@dataclass(frozen=True)
-class Target:
-    """A request path mapped into the site: ``status`` 200 means look ``segments`` up."""
-
-    status: int
-    segments: tuple[str, ...] = ()
-    directory: bool = False
-    """The URL ends with ``/`` (or is the site's root)."""
-    location: str = ""
-    """For a 301: where to."""
-
-
-def normalize_base_path(base_path: str) -> str:
-    """``docs``, ``/docs`` or ``https://x.org/docs`` -> ``/docs/``; dot segments are refused."""
-    path = urlsplit(base_path).path if "://" in base_path else base_path
-    segments = [unquote(s) for s in path.strip().split("/") if s]
-    if any(s in (".", "..") or _forbidden(s) for s in segments):
-        raise InputError(f"The base path must be a plain URL path like /docs/ (got {base_path!r}).")
-    return "/" + "".join(s + "/" for s in segments)
-
-
-def _forbidden(segment: str) -> bool:
-    return any(c in "/\\?#" or ord(c) < 0x20 or ord(c) == 0x7F for c in segment)
-
-
-def _url_path(segments: tuple[str, ...] | list[str], *, directory: bool) -> str:
-    path = "/" + "/".join(quote(s, safe=_SAFE.replace("/", "")) for s in segments)
-    return path + "/" if directory and segments else path
-
-
-def _decode_segments(path: str) -> list[str] | None:
-    """The decoded, non-empty segments of a path; None when one is unsafe or not UTF-8."""
-    try:
-        raw = path.encode("latin-1")
-        segments = [unquote_to_bytes(s).decode("utf-8") for s in raw.split(b"/") if s]
-    except UnicodeError:
-        return None
-    if any(s in (".", "..") or _forbidden(s) for s in segments):
-        return None
-    return segments
-
-
-def map_target(target: str, base_path: str = "/") -> Target:
-    """Map a request target (``/docs/a/?q=1``) to segments inside the site, or an error.
-
-    >>> map_target("/docs/tide-pools/?utm=x", "/docs/").segments
-    ('tide-pools',)
-    >>> map_target("/%2e%2e/etc/passwd").status == 400
-    True
-    """
-    if target.lower().startswith(("http://", "https://")):  # absolute-form
-        path = urlsplit(target).path or "/"
-    else:
-        path = target.split("?", 1)[0].split("#", 1)[0]
-    segments = _decode_segments(path) if path.startswith("/") else None
-    if segments is None:
-        return Target(HTTPStatus.BAD_REQUEST)
-    base = tuple(s for s in base_path.split("/") if s)
-    if tuple(segments[: len(base)]) != base:
-        return Target(HTTPStatus.NOT_FOUND)
-    directory = path.endswith("/")
-    if base and len(segments) == len(base) and not directory:
-        return Target(HTTPStatus.MOVED_PERMANENTLY, location=_url_path(base, directory=True))
-    rest = tuple(segments[len(base) :])
-    return Target(HTTPStatus.OK, rest, directory=directory or not rest)
-
-
-def view_candidates(relative: str, base_path: str = "/") -> list[str]:
-    """Where a page's agent view may be, relative to the site, one entry per layout.
-
-    >>> view_candidates("tide-pools/index.html")
-    ['tide-pools.md', 'tide-pools/index.md', 'tide-pools/index.html.md']
-    """
-    base = _ORIGIN + quote(base_path)
-    page = base + quote(relative)
-    found: list[str] = []
-    for layout in VIEW_LAYOUTS:
-        path = unquote(urlsplit(view_url(page, base, layout)).path)[len(base_path) :]
-        if path not in found:
-            found.append(path)
-    return found
 
 
 def content_type_for(name: str) -> str:
@@ -269,7 +185,7 @@ def _locate(site: Site, target: Target) -> tuple[str, Response | None]:
     relative = "/".join(target.segments)
     if candidate.is_dir():
         if not target.directory:
-            location = _url_path([*site.base_segments, *target.segments], directory=True)
+            location = url_path([*site.base_segments, *target.segments], directory=True)
             return "", _simple(HTTPStatus.MOVED_PERMANENTLY, "Moved\n", ("Location", location))
         for name in INDEX_NAMES:
             index = candidate / name
@@ -330,7 +246,7 @@ def respond(site: Site, request: Request) -> Response:
     view = _view_of(site, relative)
     if view is None:
         return _file_response(site, relative, request)
-    view_path = quote(site.base_path + view, safe=_SAFE)
+    view_path = quote(site.base_path + view, safe=SAFE)
     if choose(request.accept).markdown:
         vary = (("Vary", "Accept"), ("Content-Location", view_path))
         return _file_response(site, view, request, vary=vary)
@@ -352,7 +268,7 @@ class PreviewServer(ThreadingHTTPServer):
         """The site's URL on this server, e.g. ``http://127.0.0.1:8000/docs/``."""
         host, port = str(self.server_address[0]), int(self.server_address[1])
         host = f"[{host}]" if ":" in host else host
-        return f"http://{host}:{port}{quote(self.site.base_path, safe=_SAFE)}"
+        return f"http://{host}:{port}{quote(self.site.base_path, safe=SAFE)}"
 
 
 class _Handler(BaseHTTPRequestHandler):

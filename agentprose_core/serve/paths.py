@@ -1,0 +1,101 @@
+"""Request paths mapped into a built site: what the preview server and the host
+configurations agree on (base paths, unsafe segments, where a page's view may be)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from http import HTTPStatus
+from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
+
+from agentprose_core.errors import InputError
+from agentprose_core.settings import VIEW_LAYOUTS
+from agentprose_core.urls import view_url
+
+__all__ = ["SAFE", "Target", "map_target", "normalize_base_path", "url_path", "view_candidates"]
+
+_ORIGIN = "http://preview.invalid"
+# Characters left as they are when a path is quoted.
+SAFE = "/:@!$&'()*+,;=-._~"
+
+
+@dataclass(frozen=True)
+class Target:
+    """A request path mapped into the site: ``status`` 200 means look ``segments`` up."""
+
+    status: int
+    segments: tuple[str, ...] = ()
+    directory: bool = False
+    """The URL ends with ``/`` (or is the site's root)."""
+    location: str = ""
+    """For a 301: where to."""
+
+
+def normalize_base_path(base_path: str) -> str:
+    """``docs``, ``/docs`` or ``https://x.org/docs`` -> ``/docs/``; dot segments are refused."""
+    path = urlsplit(base_path).path if "://" in base_path else base_path
+    segments = [unquote(s) for s in path.strip().split("/") if s]
+    if any(s in (".", "..") or _forbidden(s) for s in segments):
+        raise InputError(f"The base path must be a plain URL path like /docs/ (got {base_path!r}).")
+    return "/" + "".join(s + "/" for s in segments)
+
+
+def _forbidden(segment: str) -> bool:
+    return any(c in "/\\?#" or ord(c) < 0x20 or ord(c) == 0x7F for c in segment)
+
+
+def url_path(segments: tuple[str, ...] | list[str], *, directory: bool) -> str:
+    path = "/" + "/".join(quote(s, safe=SAFE.replace("/", "")) for s in segments)
+    return path + "/" if directory and segments else path
+
+
+def _decode_segments(path: str) -> list[str] | None:
+    """The decoded, non-empty segments of a path; None when one is unsafe or not UTF-8."""
+    try:
+        raw = path.encode("latin-1")
+        segments = [unquote_to_bytes(s).decode("utf-8") for s in raw.split(b"/") if s]
+    except UnicodeError:
+        return None
+    if any(s in (".", "..") or _forbidden(s) for s in segments):
+        return None
+    return segments
+
+
+def map_target(target: str, base_path: str = "/") -> Target:
+    """Map a request target (``/docs/a/?q=1``) to segments inside the site, or an error.
+
+    >>> map_target("/docs/tide-pools/?utm=x", "/docs/").segments
+    ('tide-pools',)
+    >>> map_target("/%2e%2e/etc/passwd").status == 400
+    True
+    """
+    if target.lower().startswith(("http://", "https://")):  # absolute-form
+        path = urlsplit(target).path or "/"
+    else:
+        path = target.split("?", 1)[0].split("#", 1)[0]
+    segments = _decode_segments(path) if path.startswith("/") else None
+    if segments is None:
+        return Target(HTTPStatus.BAD_REQUEST)
+    base = tuple(s for s in base_path.split("/") if s)
+    if tuple(segments[: len(base)]) != base:
+        return Target(HTTPStatus.NOT_FOUND)
+    directory = path.endswith("/")
+    if base and len(segments) == len(base) and not directory:
+        return Target(HTTPStatus.MOVED_PERMANENTLY, location=url_path(base, directory=True))
+    rest = tuple(segments[len(base) :])
+    return Target(HTTPStatus.OK, rest, directory=directory or not rest)
+
+
+def view_candidates(relative: str, base_path: str = "/") -> list[str]:
+    """Where a page's agent view may be, relative to the site, one entry per layout.
+
+    >>> view_candidates("tide-pools/index.html")
+    ['tide-pools.md', 'tide-pools/index.md', 'tide-pools/index.html.md']
+    """
+    base = _ORIGIN + quote(base_path)
+    page = base + quote(relative)
+    found: list[str] = []
+    for layout in VIEW_LAYOUTS:
+        path = unquote(urlsplit(view_url(page, base, layout)).path)[len(base_path) :]
+        if path not in found:
+            found.append(path)
+    return found
