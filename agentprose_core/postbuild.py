@@ -12,6 +12,7 @@ import fnmatch
 import os
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -27,11 +28,18 @@ from agentprose_core.extract.page import decode, has_view, parse_page, without_l
 from agentprose_core.files import update_in_place
 from agentprose_core.model import PageRecord, SiteRecord
 from agentprose_core.output.publish import publish, write_view
-from agentprose_core.parallel.pool import WorkerPool, remember, run_all, run_all_while
-from agentprose_core.parallel.speculative import MIN_PAGES, RecordingMap, Speculative, changed_keys
+from agentprose_core.parallel.policy import worker_count
+from agentprose_core.parallel.pool import (
+    WorkerPool,
+    WorkerState,
+    remember,
+    run_all,
+    run_all_while,
+)
+from agentprose_core.parallel.speculative import RecordingMap, Speculative, changed_keys
 from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.metadata import PageFacts, read_metadata
-from agentprose_core.records.page import page_title
+from agentprose_core.records.page import make_record, neighbours
 from agentprose_core.records.site import is_excluded
 from agentprose_core.records.sources import Source, read_source
 from agentprose_core.records.summaries import summarize
@@ -43,7 +51,6 @@ from agentprose_core.urls import (
     is_on_site,
     output_path,
     page_key,
-    resolve,
     site_map,
     view_collisions,
 )
@@ -51,12 +58,11 @@ from agentprose_core.urls import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping, Sequence
 
+    from agentprose_core.extract.headmeta import PageMeta
     from agentprose_core.extract.page import ExtractedPage
     from agentprose_core.settings import Settings
 
 __all__ = ["BuildResult", "build_site", "find_pages", "page_url_for"]
-
-
 
 @dataclass
 class BuildResult:
@@ -66,6 +72,20 @@ class BuildResult:
     bytes_written: int = 0
     files: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What every page's task of one run shares: kept by each worker, and by this
+    process for the tasks it does itself. ``views`` is the site map conversions use;
+    ``site`` is known once every page is read."""
+
+    site_dir: Path
+    base: str
+    settings: Settings
+    source_dir: Path | None
+    views: Mapping[str, str]
+    site: SiteRecord | None = None
 
 
 @dataclass(frozen=True)
@@ -141,19 +161,19 @@ def _check_inputs(site_dir: Path, base_url: str) -> str:
     return base_url_of(base_url)
 
 
-def _read_page(state: dict[str, Any], relative: str, with_nav: bool) -> _Found:
+def _read_page(state: WorkerState, relative: str, with_nav: bool) -> _Found:
     """One built page, extracted and converted; a worker's task.
 
     Only the page asked for its nav (the first) is parsed whole: the others' large
-    navigations are left out unparsed. The conversion uses the site map in ``state``,
-    which may still lose the pages found to have no view: the keys it looked up say
-    whether it holds for the final map. ``state`` also holds the site folder, the base
-    URL and the settings.
+    navigations are left out unparsed. The conversion uses the run's site map, which
+    may still lose the pages found to have no view: the keys it looked up say whether
+    it holds for the final map.
     """
-    settings: Settings = state["settings"]
-    url = page_url_for(relative, state["base"])
-    source = _source(state.get("source_dir"), relative)
-    text = decode(without_injected((state["site_dir"] / relative).read_bytes()))
+    run = state.get(_Run)
+    settings = run.settings
+    url = page_url_for(relative, run.base)
+    source = _source(run.source_dir, relative)
+    text = decode(without_injected((run.site_dir / relative).read_bytes()))
     parsed = text if with_nav else without_large_navs(text)
     extracted = parse_page(parsed, url=url, content_selector=settings.content_selector)
     nav: tuple[NavEntry, ...] = ()
@@ -161,7 +181,7 @@ def _read_page(state: dict[str, Any], relative: str, with_nav: bool) -> _Found:
         nav = tuple(rendered_nav(extracted.content.getroottree().getroot(), url))
     converted, summary = None, ""
     if has_view(extracted):
-        views = RecordingMap(state["views"])
+        views = RecordingMap(run.views)
         conversion = _convert(extracted.content, url, views, settings,
                               fences_of(source.markdown) if source else ())
         converted = Speculative(conversion, frozenset(views.asked))
@@ -189,14 +209,14 @@ def _convert(content: Element | None, url: str, views: Mapping[str, str],
                            source_fences=fences)
 
 
-def _read(relatives: Sequence[str], state: dict[str, Any], pool: WorkerPool | None,
+def _read(relatives: Sequence[str], run: _Run, pool: WorkerPool | None,
           *, first_nav: bool = True) -> list[_Found]:
-    """Each page read and converted with the site map in ``state``; the first one's
+    """Each page read and converted with the run's site map; the first one's
     navigation read whole when ``first_nav`` (it gives the reading order)."""
     if pool is not None:
-        pool.broadcast(remember, state)
+        pool.broadcast(remember, run)
     calls = [(relative, first_nav and number == 0) for number, relative in enumerate(relatives)]
-    return run_all(pool, _read_page, calls, state=state)
+    return run_all(pool, _read_page, calls, state=WorkerState(run))
 
 
 def _site_record(found: Sequence[_Found], base: str, settings: Settings) -> SiteRecord:
@@ -282,10 +302,8 @@ def build_site(
 
 def _pool(pages: int, settings: Settings) -> WorkerPool | None:
     """Worker processes for a site worth them: all CPUs (this process mostly waits)."""
-    workers = min(os.cpu_count() or 1, 4)
-    if not settings.workers or workers < 2 or pages <= MIN_PAGES:
-        return None
-    return WorkerPool(workers, dict)
+    workers = worker_count(pages, enabled=settings.workers, tool_busy=False)
+    return WorkerPool(workers) if workers else None
 
 
 def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settings,
@@ -296,9 +314,8 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     # the few that looked up a page found to have none are made again.
     every_view = {**left_out, **site_map((page_url_for(r, base) for r in relatives), base,
                                          settings.view_layout)}
-    state = {"views": every_view, "settings": settings, "site_dir": site_dir, "base": base,
-             "source_dir": source_dir}
-    read = _read(relatives, state, pool)
+    run = _Run(site_dir, base, settings, source_dir, every_view)
+    read = _read(relatives, run, pool)
     if progress:
         progress(len(read), len(read))
     paths = {f.url: f.relative for f in read}
@@ -315,7 +332,7 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     result.diagnostics.extend(Diagnostic("view-collision", message)
                               for message in view_collisions(urls, base, settings.view_layout))
     site = _site_record(found, base, settings)
-    conversions = _conversions(found, state, views, pool)
+    conversions = _conversions(found, run, views, pool)
     records = _records(site_dir, found, conversions, base=base, views=views, site=site,
                        result=result, source_dir=source_dir, nav_sections=nav_sections,
                        facts=facts)
@@ -327,15 +344,15 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
         # The workers write each page's view and update its head while this process
         # writes the site files.
         kept, _ = check_pages(site, records)
-        state["site"] = site
+        run = dataclasses.replace(run, site=site)
         if pool is not None:
-            pool.broadcast(remember, {"site": site})
+            pool.broadcast(remember, run)
         result.files.extend(output_path(record.markdown_url, base) for record in kept)
         written, published = run_all_while(
             pool, _write_page, [(paths[record.url], record) for record in kept],
             lambda: publish(site_dir, site, records, settings=settings, generator=generator,
                             views=False),
-            state=state,
+            state=WorkerState(run),
         )
         result.bytes_written += sum(written)
     result.diagnostics.extend(published.diagnostics)
@@ -358,14 +375,6 @@ def _dated_file(site_dir: Path, relative: str, source_dir: Path | None) -> Path:
     return source or site_dir / relative
 
 
-def _summary(description: str | None, site: SiteRecord, summary: str) -> str | None:
-    """The page's own description, not the site's that themes copy into every page;
-    else the first sentence of its content (``summary``)."""
-    if description and description != site.description:
-        return description
-    return summary or description
-
-
 def _in_nav_order(
     found: list[_Found], nav: Sequence[NavEntry]
 ) -> tuple[list[_Found], dict[str, tuple[str, ...]] | None]:
@@ -384,16 +393,16 @@ def _in_nav_order(
     return ordered + rest, sections
 
 
-def _conversions(found: Sequence[_Found], state: dict[str, Any], views: dict[str, str],
+def _conversions(found: Sequence[_Found], run: _Run, views: dict[str, str],
                  pool: WorkerPool | None) -> list[tuple[Conversion, str]]:
     """Each page's conversion and summary: the ones made while reading when the final
     site map agrees on every page the conversion looked up, else made again with it."""
-    changed = changed_keys(state["views"], views)
+    changed = changed_keys(run.views, views)
     kept = {f.url: (f.converted.conversion, f.summary) for f in found
             if f.converted is not None and f.converted.holds(changed)}
     redo = [f.relative for f in found if f.url not in kept]
     if redo:
-        for page in _read(redo, {**state, "views": views}, pool, first_nav=False):
+        for page in _read(redo, dataclasses.replace(run, views=views), pool, first_nav=False):
             kept[page.url] = (page.converted.conversion if page.converted
                               else Conversion("", ()), page.summary)
     return [kept[f.url] for f in found]
@@ -414,12 +423,8 @@ def _records(
 ) -> list[PageRecord]:
     modified = LastChanged(source_dir or site_dir)
     sections = nav_sections if nav_sections is not None else _sections(found, base)
-    listed = [f for f in found if nav_sections is None or page_key(f.url) in nav_sections]
-    neighbours = {
-        page.url: (listed[i - 1].url if i else None,
-                   listed[i + 1].url if i + 1 < len(listed) else None)
-        for i, page in enumerate(listed)
-    }
+    around = neighbours([f.url for f in found
+                         if nav_sections is None or page_key(f.url) in nav_sections])
     records = []
     for page, (conversion, summary) in zip(found, conversions, strict=True):
         result.diagnostics.extend(conversion.diagnostics)
@@ -430,39 +435,47 @@ def _records(
                 f"the page names {meta.canonical} as canonical, off this site: its agent "
                 f"view cites {page.url} instead.", page.relative,
             ))
-        title = meta.title or (conversion.headings[0].title if conversion.headings else None)
-        source = facts.get(page.url)
-        if source is not None:  # the front matter first, as the MkDocs plugin reads it
-            title = page_title(source, conversion, meta.title)
-        source = source or PageFacts()
-        records.append(PageRecord(
-            url=page.url,
-            markdown_url=views[page_key(page.url)],
-            title=title or page.relative,
-            modified=source.modified or meta.modified or modified.of(
-                _dated_file(site_dir, page.relative, source_dir)),
-            markdown=conversion.markdown,
-            published=source.published or meta.published,
-            authors=source.authors or meta.authors,
-            summary=source.description or _summary(meta.description, site, summary),
-            tags=source.tags or meta.tags,
-            image=resolve(source.image, page.url) if source.image else meta.image,
-            lang=meta.lang,
+        prev, next_ = around.get(page.url, (None, None))
+        dated = _dated_file(site_dir, page.relative, source_dir)
+        records.append(make_record(
+            url=page.url, markdown_url=views[page_key(page.url)], conversion=conversion,
+            facts=_page_facts(meta, facts.get(page.url), site), tool_title=meta.title,
+            untitled=page.relative, summary=summary, modified=partial(modified.of, dated),
             section=sections.get(page_key(page.url) if nav_sections else page.url, ()),
-            headings=conversion.headings,
-            prev=neighbours.get(page.url, (None, None))[0],
-            next=neighbours.get(page.url, (None, None))[1],
-            in_nav=page.url in neighbours,
+            prev=prev, next=next_, lang=meta.lang, in_nav=page.url in around,
         ))
     result.diagnostics.extend(modified.notes())
     return records
 
 
-def _write_page(state: dict[str, Any], relative: str, record: PageRecord) -> int:
+def _page_facts(meta: PageMeta, source: PageFacts | None, site: SiteRecord) -> PageFacts:
+    """What the page says of itself: its source's front matter (``--source``) first,
+    as the MkDocs plugin reads it, then its head's metadata. Without a source, the
+    head's title (its metadata's, else the content's ``<h1>``) is the page's; with
+    one, the ``<h1>`` comes before the head's. A description that only repeats the
+    site's (themes copy it into every page) is not the page's."""
+    own = meta.description if meta.description != site.description else None
+    title = source.title if source is not None else meta.title
+    source = source or PageFacts()
+    return dataclasses.replace(
+        source,
+        title=title,
+        description=source.description or own,
+        modified=source.modified or meta.modified,
+        published=source.published or meta.published,
+        authors=source.authors or meta.authors,
+        tags=source.tags or meta.tags,
+        image=source.image or meta.image,
+    )
+
+
+def _write_page(state: WorkerState, relative: str, record: PageRecord) -> int:
     """Write the page's agent view and add its head tags; a worker's task."""
-    written = write_view(state["site_dir"], record, state["base"])
-    site, settings = state["site"], state["settings"]
-    page = state["site_dir"] / relative
+    run = state.get(_Run)
+    written = write_view(run.site_dir, record, run.base)
+    site, settings = run.site, run.settings
+    assert site is not None  # the run is sent again with it before the pages are written
+    page = run.site_dir / relative
     before = page.stat()
     changed = update_in_place(page, lambda document: redecorate_page(document, record, site,
                                                                      settings))

@@ -26,13 +26,11 @@ from agentprose_core.lang import normalize_lang
 from agentprose_core.model import SiteRecord
 from agentprose_core.output.publish import publish
 from agentprose_core.parallel.cache import ConversionCache
-from agentprose_core.parallel.speculative import (
-    BackgroundConversions,
-    conversion_pool,
-    worker_count,
-)
+from agentprose_core.parallel.policy import worker_count
+from agentprose_core.parallel.speculative import BackgroundConversions, conversion_pool
 from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.includes import included_files, search_dirs
+from agentprose_core.records.store import PageStore
 from agentprose_core.records.site import (
     Assembled,
     CollectedPage,
@@ -116,7 +114,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.background: BackgroundConversions | None = None
         self.pool: WorkerPool | None = None  # kept across the builds of a serve session
         self.dirty = False  # serve --dirty, build --dirty: only changed pages are rendered
-        self.last_pages: dict[str, CollectedPage] = {}  # the last dirty build's, by source
+        self.last_pages: dict[str, CollectedPage] = {}  # the last build's, by source
+        self.page_store: PageStore | None = None  # the last build's, for the next process
         self.last_records: dict[str, PageRecord] = {}  # and their records, by URL
         self.unrendered: dict[str, Path] = {}  # a dirty build's pages MkDocs did not write
         self.partial = False  # a dirty build that lacks pages: site files left as they were
@@ -150,6 +149,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.pages, self.sources, self.order, self.in_nav = {}, {}, [], set()  # serve reuses us
         self.records, self.site, self.assembled, self.last_changed = {}, None, None, None
         self.cache = self._cache(config)
+        self.page_store = PageStore(self.cache.directory / "pages.pickle") if self.cache else None
         if not self.settings.workers:
             self._close_pool()
         return None
@@ -163,8 +163,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         urls = [self.base_url + (file.page.url if file.page else file.url)  # "./" -> ""
                 for file in files.documentation_pages()
                 if not is_source_excluded(file.src_uri, self.settings.exclude)]
-        if self.pool is None and self.settings.workers:
-            self.pool = conversion_pool(worker_count())
+        if self.pool is None:  # kept for the next builds of a serve session
+            self.pool = conversion_pool(worker_count(len(urls), enabled=self.settings.workers))
         self.background = BackgroundConversions(
             site_map=site_map(urls, self.base_url, self.settings.view_layout),
             settings=self.settings, cache=self.cache, pool=self.pool,
@@ -263,10 +263,17 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         _log(notes + (self.last_changed.notes() if self.last_changed else []),
              self.settings.quiet)
         log.info("%d agent views, %d files written", len(published.pages), len(published.files))
-        if self.dirty:  # what the next dirty build does not render again
+        self._keep_pages()
+        self.pages, self.records, self.assembled = {}, {}, None  # every page is written
+
+    def _keep_pages(self) -> None:
+        """What the next dirty build does not render again: in this process (serve) and
+        in the cache folder (the next ``mkdocs build --dirty``)."""
+        if self.dirty:
             self._refresh_unrendered()
             self.last_pages, self.last_records = self.pages, self.records
-        self.pages, self.records, self.assembled = {}, {}, None  # every page is written
+        if self.page_store is not None and not self.partial:
+            self.page_store.save(self.pages)
 
     def _shown(self, html: str, page: Page) -> str:
         """The page's content as the theme shows it: Material writes the page's title
@@ -350,12 +357,15 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
 
     def _take_unrendered(self, files: Files) -> bool:
         """Give the pages a dirty build did not render (unchanged since it last wrote
-        them) what the last build of this process collected of them, with their place
-        in today's nav. False when that build did not have one of them either."""
+        them) what the last build collected of them (this process's, else the one kept
+        in the cache folder), with their place in today's nav. False when that build
+        did not have one of them either."""
         self.unrendered = {}
         for file in files.documentation_pages():
             if file.src_uri in self.pages or file.page is None:
                 continue
+            if not self.last_pages and self.page_store is not None:
+                self.last_pages = self.page_store.load()  # a new process: the last build's
             last = self.last_pages.get(file.src_uri)
             if last is None:
                 return False

@@ -34,21 +34,23 @@ from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
 from agentprose_core.lang import normalize_lang
 from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME, SiteRecord
+from agentprose_core.output.deferred import DeferredPages
+from agentprose_core.output.pages import HeadFill, PageJob, SitePages, marker, write_page
+from agentprose_core.output.sitefiles import SiteJob, finish_site, ready
 from agentprose_core.parallel.cache import ConversionCache, site_digest
-from agentprose_core.parallel.speculative import MIN_PAGES, conversion_pool, warm_up, worker_count
+from agentprose_core.parallel.policy import worker_count
+from agentprose_core.parallel.speculative import conversion_pool, warm_up
 from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.metadata import opted_out, read_metadata
+from agentprose_core.records.page import neighbours
 from agentprose_core.records.site import is_source_excluded
+from agentprose_core.records.store import RecordStore
 from agentprose_core.settings import Settings
 from agentprose_core.urls import NO_VIEW, page_key, view_collisions, views_of
 
 from .config import checked_base_url, checked_settings
-from .deferred import DeferredPages
-from .finish import SiteJob, finish_site, ready
 from .order import ReadingOrder, reading_order
-from .pages import HeadFill, PageJob, SitePages, marker, write_page
 from .refresh import outdated_pages, page_modified, remember_head
-from .stored import StoredRecords
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -56,9 +58,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
+    from agentprose_core.output.deferred import Note
     from agentprose_core.parallel.pool import WorkerPool
-
-    from .deferred import Note
 
 __all__ = [
     "build_finished",
@@ -80,7 +81,7 @@ class Plan:
 
     settings: Settings
     base_url: str
-    records: StoredRecords
+    records: RecordStore
     order: ReadingOrder = field(default_factory=ReadingOrder)
     views: dict[str, str] = field(default_factory=dict)  # docname -> view URL
     site_map: dict[str, str] = field(default_factory=dict)  # page key -> view URL
@@ -122,17 +123,18 @@ def builder_inited(app: Sphinx) -> None:
         return
     plan = app.agentprose_plan = Plan(  # type: ignore[attr-defined]
         settings=settings, base_url=site_url,
-        records=StoredRecords(Path(app.doctreedir) / "agentprose"),
+        records=RecordStore(Path(app.doctreedir) / "agentprose"),
         last_changed=LastChanged(Path(app.srcdir), _cache_dir(app) if settings.cache else None),
     )
     # A rebuild of a site we know: the worker starts now, while Sphinx reads, so that
     # it is warm when Sphinx writes and Sphinx's process never loads lxml and the engine.
-    if settings.workers and len(app.env.all_docs) > MIN_PAGES:
-        _start_worker(plan)
+    _start_worker(plan, len(app.env.all_docs))
 
 
-def _start_worker(plan: Plan) -> None:
-    plan.pool = conversion_pool(1)
+def _start_worker(plan: Plan, pages: int) -> None:
+    # One worker: Sphinx's writer hands it the pages in order (-j N writes in forked
+    # processes, which convert themselves).
+    plan.pool = conversion_pool(worker_count(pages, enabled=plan.settings.workers, most=1))
     if plan.pool is not None:
         plan.pool.broadcast(warm_up, plan.settings.converter)
         plan.pool.broadcast(ready)
@@ -174,11 +176,8 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     except AgentproseError as error:
         raise ExtensionError(f"agentprose: {error}") from error
     listed = [doc for doc in plan.order.docs if doc in plan.views and doc in plan.order.in_toctree]
-    for number, docname in enumerate(listed):
-        before = listed[number - 1] if number else None
-        after = listed[number + 1] if number + 1 < len(listed) else None
-        plan.neighbours[docname] = (urls[before] if before else None,
-                                    urls[after] if after else None)
+    around = neighbours([urls[doc] for doc in listed])
+    plan.neighbours = {doc: around[urls[doc]] for doc in listed}
     plan.site_digest = site_digest(plan.site_map)
     if plan.settings.cache:
         plan.cache = ConversionCache(_cache_dir(app))
@@ -188,10 +187,9 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         cache=plan.cache, records=plan.records,
     )
     # A first build that writes serially leaves a CPU idle, if there is one: the worker
-    # converts there (-j N writes in forked processes, which convert themselves).
-    if (plan.pool is None and plan.settings.workers and app.parallel <= 1
-            and len(plan.views) > MIN_PAGES and worker_count() > 0):
-        _start_worker(plan)
+    # converts there.
+    if plan.pool is None and app.parallel <= 1:
+        _start_worker(plan, len(plan.views))
     if plan.pool is not None:
         fill = HeadFill(marker(secrets.token_hex(8)), app.config.html_output_encoding)
         plan.deferred = DeferredPages(plan.pool, plan.pages, fill)

@@ -10,7 +10,6 @@ or a repository at another commit than the last build's.
 
 from __future__ import annotations
 
-import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,8 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["outdated_pages", "page_modified", "remember_head"]
 
-_HEAD = "git-head"  # in the record store: the commit the last build dated pages at
-
 
 def page_modified(app: Sphinx, plan: Plan, docname: str) -> str:
     """The latest change of the page's source and of every file it includes."""
@@ -43,7 +40,7 @@ def outdated_pages(app: Sphinx, plan: Plan, env: BuildEnvironment,
                    changed: Collection[str], removed: Collection[str]) -> list[str]:
     """The documents Sphinx would leave as they are whose views are out of date."""
     assert plan.last_changed is not None  # made at builder-inited
-    moved = plan.last_changed.head() != _last_head(plan)
+    moved = plan.last_changed.head() != plan.records.last_head()
     if not (removed or moved):
         return []  # the usual rebuild: no record is read
     known = plan.records.docnames()
@@ -61,15 +58,6 @@ def outdated_pages(app: Sphinx, plan: Plan, env: BuildEnvironment,
     return out_of_date(unchanged, gone=gone, modified_now=now if moved else None)
 
 
-def _last_head(plan: Plan) -> str | None:
-    with contextlib.suppress(OSError):
-        return (plan.records.directory / _HEAD).read_text(encoding="utf-8").strip() or None
-    return None
-
-
 def remember_head(plan: Plan) -> None:
     """After a build: the commit its pages were dated at."""
-    head = plan.last_changed.head() if plan.last_changed is not None else None
-    with contextlib.suppress(OSError):
-        plan.records.directory.mkdir(parents=True, exist_ok=True)
-        (plan.records.directory / _HEAD).write_text(head or "", encoding="utf-8")
+    plan.records.keep_head(plan.last_changed.head() if plan.last_changed is not None else None)

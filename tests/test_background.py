@@ -11,12 +11,8 @@ import yaml
 from agentprose_core.convert.fences import fences_of
 from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.parallel.cache import ConversionCache
-from agentprose_core.parallel.speculative import (
-    MIN_PAGES,
-    BackgroundConversions,
-    conversion_pool,
-    worker_count,
-)
+from agentprose_core.parallel.policy import MIN_PAGES, worker_count
+from agentprose_core.parallel.speculative import BackgroundConversions, conversion_pool
 from agentprose_core.settings import Settings
 
 from .sites import snapshot, write_tree
@@ -157,7 +153,13 @@ def test_a_killed_worker_leaves_its_pages_to_the_caller() -> None:
 
 
 def test_worker_count_leaves_a_cpu_to_the_build() -> None:
-    assert [worker_count(n) for n in (1, 2, 4, 16)] == [0, 1, 3, 4]
+    assert [worker_count(100, enabled=True, cpus=n) for n in (1, 2, 4, 16)] == [0, 1, 3, 4]
+    assert worker_count(MIN_PAGES, enabled=True, cpus=16) == 0  # a small site
+    assert worker_count(100, enabled=False, cpus=16) == 0
+    # agentprose build waits for its workers: every CPU, two at least.
+    assert [worker_count(100, enabled=True, tool_busy=False, cpus=n)
+            for n in (1, 2, 4, 16)] == [0, 2, 4, 4]
+    assert worker_count(100, enabled=True, most=1, cpus=16) == 1  # Sphinx's one
 
 
 def _big_site(root: Path, *, workers: bool, secret: bool = True) -> Path:
@@ -180,7 +182,7 @@ def test_mkdocs_build_with_workers_equals_build_without(tmp_path: Path) -> None:
                               capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stderr
         converted = "pages converted in background processes"
-        if workers and worker_count() > 0:
+        if workers and worker_count(MIN_PAGES + 1, enabled=True) > 0:
             # The secret page too (its front matter is read later); the index page and
             # the secret page are all that links nowhere near the secret page.
             assert f"{COUNT + 2} {converted}, 2 of them kept" in done.stderr
@@ -201,7 +203,7 @@ def test_mkdocs_keeps_every_background_conversion_and_the_cache_serves_a_rebuild
         logs.append(done.stderr)
         entries = sorted((root / ".cache" / "agentprose").glob("*/*.json"))
         assert len(entries) == COUNT + 2  # one per page: never a second key for a page
-    if worker_count() > 0:
+    if worker_count(MIN_PAGES + 1, enabled=True) > 0:
         every = COUNT + 2
         assert f"{every} pages converted in background processes, {every} of them kept" in logs[0]
     assert "0 pages converted in background processes" in logs[1]
@@ -233,6 +235,6 @@ def test_a_serve_reload_converts_in_the_worker_and_mkdocs_never_loads_lxml(
                           text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert "A paragraph added for the reload." in (root / "site" / "p1.md").read_text()
-    if worker_count() > 0:
+    if worker_count(MIN_PAGES + 1, enabled=True) > 0:
         assert done.stdout.strip() == "False"
         assert "1 pages converted in background processes, 1 of them kept" in done.stderr

@@ -14,7 +14,7 @@ import pytest
 from agentprose_core.errors import OutputError
 from agentprose_core.files import update_in_place
 from agentprose_core.model import PageRecord
-from sphinx_agentprose.stored import StoredRecords
+from agentprose_core.records.store import RecordStore
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "plain-site"
 
@@ -73,7 +73,7 @@ def test_a_sphinx_page_record_saved_on_a_full_disk_keeps_the_last_one(small_disk
         return PageRecord(url="https://x.org/a/", markdown_url="https://x.org/a.md",
                           title="A", modified="2026-01-01T00:00:00Z", markdown=markdown)
 
-    records = StoredRecords(small_disk / "records")
+    records = RecordStore(small_disk / "records")
     records.save("a", record("# A\n"))
     filler = small_disk / "filler"
     filler.write_bytes(b"\0" * shutil.disk_usage(small_disk).free)

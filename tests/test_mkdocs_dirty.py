@@ -45,19 +45,45 @@ def _edit(root: Path) -> None:
     page.write_text(page.read_text() + "\nA line added for the reload.\n")
 
 
-def test_a_dirty_build_leaves_the_site_files_listing_every_page(site_root: Path) -> None:
+def test_a_dirty_build_writes_what_a_full_build_writes(site_root: Path) -> None:
+    # A new process: the pages MkDocs does not render again come from the last build's
+    # page store in the cache folder.
     assert mkdocs_build(site_root).returncode == 0
-    site = site_root / "site"
-    before = {name: (site / name).read_bytes() for name in SITE_FILES}
     entries = set((site_root / ".cache" / "agentprose").glob("*/*.json"))
     _age(entries)
     _edit(site_root)
     done = mkdocs_build(site_root, "--dirty", quiet=False)
     assert done.returncode == 0, done.stderr
+    assert "left as they were" not in done.stderr
+    # The unchanged pages' cache entries were used, so they are kept; the edited page's
+    # old one is not, and goes.
+    after = set((site_root / ".cache" / "agentprose").glob("*/*.json"))
+    assert len(entries - after) == 1 and len(after - entries) == 1
+    full = mkdocs_build(site_root, "--site-dir", "full")
+    assert full.returncode == 0, full.stderr
+    dirty, built = snapshot(site_root / "site"), snapshot(site_root / "full")
+    ours = [name for name in built if name.endswith(".md") or name in SITE_FILES]
+    assert len(ours) == 7  # four views and the three site files
+    assert {name: dirty[name] for name in ours} == {name: built[name] for name in ours}
+    assert b"A line added for the reload." in dirty["agentprose.json"]
+    pages = [name for name in built if name.endswith(".html")]
+    assert {name: dirty[name] for name in pages} == {name: built[name] for name in pages}
+
+
+def test_a_dirty_build_without_the_cache_leaves_the_site_files_as_they_were(
+        tmp_path: Path) -> None:
+    root = make_site(tmp_path / "proj", plugins=[{"agentprose": {"cache": False}}])
+    commit_all(root, "first", "2025-03-04T05:06:07+00:00")
+    assert mkdocs_build(root).returncode == 0
+    site = root / "site"
+    before = {name: (site / name).read_bytes() for name in SITE_FILES}
+    _edit(root)
+    done = mkdocs_build(root, "--dirty", quiet=False)
+    assert done.returncode == 0, done.stderr
     assert "A line added for the reload." in (site / "guide/rocks.md").read_text()
     assert {name: (site / name).read_bytes() for name in SITE_FILES} == before
     assert "agentprose.json, llms.txt and llms-full.txt are left as they were" in done.stderr
-    assert entries < set((site_root / ".cache" / "agentprose").glob("*/*.json"))
+    assert not (root / ".cache").exists()
 
 
 def test_a_dirty_serve_reload_writes_what_a_full_build_writes(site_root: Path) -> None:

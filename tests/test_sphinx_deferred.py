@@ -6,12 +6,12 @@ import sys
 from pathlib import Path
 
 from agentprose_core.model import SiteRecord
+from agentprose_core.output.deferred import BACKLOG, DeferredPages
+from agentprose_core.output.pages import HeadFill, PageJob, SitePages, marker, write_page
 from agentprose_core.parallel.pool import WorkerPool
 from agentprose_core.records.metadata import PageFacts
+from agentprose_core.records.store import RecordStore
 from agentprose_core.settings import Settings
-from sphinx_agentprose.deferred import BACKLOG, DeferredPages
-from sphinx_agentprose.pages import HeadFill, PageJob, SitePages, marker, write_page
-from sphinx_agentprose.stored import StoredRecords
 
 BASE = "https://coast.example/docs/"
 FILL = HeadFill(marker("0123abcd"))
@@ -23,7 +23,7 @@ def _site(tmp_path: Path, names: list[str]) -> SitePages:
         outdir=tmp_path / "out", base_url=BASE, settings=Settings(),
         site=SiteRecord(name="Coast", url=BASE),
         site_map={f"{BASE}{name}.html": f"{BASE}{name}.md" for name in names},
-        site_digest="d", cache=None, records=StoredRecords(tmp_path / "records"),
+        site_digest="d", cache=None, records=RecordStore(tmp_path / "records"),
     )
 
 
@@ -56,7 +56,7 @@ def test_the_worker_writes_the_views_and_fills_each_head_once_it_is_written(
 ) -> None:
     names = ["a", "b", "c"]
     site = _site(tmp_path, names)
-    pool = WorkerPool(1, dict)
+    pool = WorkerPool(1)
     try:
         deferred = DeferredPages(pool, site, FILL)
         for name in names:
@@ -103,7 +103,7 @@ def test_a_head_the_worker_answered_for_but_never_filled_is_filled_here(
 ) -> None:
     site = _site(tmp_path, ["a", "b"])
     pages = {name: tmp_path / "out" / f"{name}.html" for name in ("a", "b")}
-    pool = WorkerPool(1, dict)
+    pool = WorkerPool(1)
     try:
         deferred = DeferredPages(pool, site, FILL)
         deferred.submit(_job("a"), pages["a"])
@@ -128,7 +128,7 @@ def test_a_worker_that_ended_after_its_last_answer_leaves_that_head_to_finish(
 ) -> None:
     site = _site(tmp_path, ["a"])
     page = tmp_path / "out" / "a.html"
-    pool = WorkerPool(1, dict)
+    pool = WorkerPool(1)
     try:
         deferred = DeferredPages(pool, site, FILL)
         deferred.submit(_job("a"), page)
@@ -149,7 +149,7 @@ def test_a_worker_that_ended_after_its_last_answer_leaves_that_head_to_finish(
 
 def test_backlogged_once_the_worker_is_that_many_pages_behind(tmp_path: Path) -> None:
     site = _site(tmp_path, ["a"])
-    pool = WorkerPool(1, dict)
+    pool = WorkerPool(1)
     try:
         deferred = DeferredPages(pool, site, FILL)
         for number in range(BACKLOG):

@@ -421,7 +421,7 @@ def test_an_incremental_build_works_in_a_worker_and_sphinx_never_loads_lxml(
     import subprocess
     import sys
 
-    from agentprose_core.parallel.speculative import MIN_PAGES, worker_count
+    from agentprose_core.parallel.policy import MIN_PAGES, worker_count
 
     from .test_cache import _without_times
 
@@ -443,7 +443,7 @@ def test_an_incremental_build_works_in_a_worker_and_sphinx_never_loads_lxml(
             runs.append(told[1])
             by_worker.append("site files written by the worker process" in done.stdout)
             (src / "guide" / "rocks.rst").write_text("Rock pools\n==========\n\nBarnacles.\n")
-        if workers == "1" and worker_count() > 0:
+        if workers == "1" and worker_count(MIN_PAGES + 1, enabled=True) > 0:
             assert runs == ["True", "False"]  # the cold build converts in-process
             assert by_worker == [False, True]  # and writes the site files itself
         outputs[workers] = snapshot(tmp_path / workers / "out")
@@ -459,7 +459,7 @@ def test_site_files_named_in_html_extra_path_are_written_last_by_sphinx_s_proces
     import subprocess
     import sys
 
-    from agentprose_core.parallel.speculative import MIN_PAGES
+    from agentprose_core.parallel.policy import MIN_PAGES
 
     src = copy_root("basic", tmp_path / "src")
     for number in range(MIN_PAGES + 4):
@@ -481,7 +481,7 @@ def test_the_worker_s_site_files_module_loads_without_sphinx() -> None:
     import subprocess
     import sys
 
-    code = "import sys, sphinx_agentprose.finish; print('sphinx' in sys.modules)"
+    code = "import sys, agentprose_core.output.sitefiles; print('sphinx' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.split() == ["False"]  # importing Sphinx costs the worker 0.1 s

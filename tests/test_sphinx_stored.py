@@ -6,7 +6,7 @@ import pickle
 from pathlib import Path
 
 from agentprose_core.model import PageRecord
-from sphinx_agentprose.stored import StoredRecords
+from agentprose_core.records.store import RecordStore
 
 
 def _record(title: str) -> PageRecord:
@@ -15,7 +15,7 @@ def _record(title: str) -> PageRecord:
 
 
 def test_records_come_back_as_saved_and_edits_are_seen(tmp_path: Path) -> None:
-    stored = StoredRecords(tmp_path / "records")
+    stored = RecordStore(tmp_path / "records")
     stored.save("a", _record("aaa"))
     stored.save("guide/b", _record("bbb"))
     assert stored.docnames() == ["a", "guide/b"]
@@ -30,7 +30,7 @@ def test_records_come_back_as_saved_and_edits_are_seen(tmp_path: Path) -> None:
 
 
 def test_a_broken_or_foreign_memo_is_ignored(tmp_path: Path) -> None:
-    stored = StoredRecords(tmp_path)
+    stored = RecordStore(tmp_path)
     stored.save("a", _record("aaa"))
     memo = tmp_path / "records.pickle"
     memo.write_bytes(b"\x80\x05truncated")
@@ -41,7 +41,7 @@ def test_a_broken_or_foreign_memo_is_ignored(tmp_path: Path) -> None:
 
 
 def test_a_memo_cut_between_two_records_still_serves_the_first(tmp_path: Path) -> None:
-    stored = StoredRecords(tmp_path)
+    stored = RecordStore(tmp_path)
     for name in ("a", "b", "c"):
         stored.save(name, _record(name * 3))
     assert len(stored.load_all(["a", "b", "c"])) == 3
@@ -58,7 +58,7 @@ def test_a_memo_cut_between_two_records_still_serves_the_first(tmp_path: Path) -
 
 def test_the_memo_is_written_again_only_once_an_eighth_of_it_is_out_of_date(
         tmp_path: Path) -> None:
-    stored = StoredRecords(tmp_path)
+    stored = RecordStore(tmp_path)
     names = [f"p{number:02}" for number in range(16)]
     for name in names:
         stored.save(name, _record(name))

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agentprose_core.parallel.speculative import MIN_PAGES, worker_count
+from agentprose_core.parallel.policy import MIN_PAGES, worker_count
 
 from .sites import snapshot
 from .test_cache import _without_times
@@ -20,7 +20,8 @@ from .test_sphinx_extension import SHOWS_TYPES, App, copy_root
 MORE = MIN_PAGES + 4
 EVERY_FILE = (".md", ".json", ".txt", ".html")
 
-pytestmark = pytest.mark.skipif(worker_count() == 0, reason="one CPU: no worker is started")
+pytestmark = pytest.mark.skipif(worker_count(MORE, enabled=True) == 0,
+                                reason="one CPU: no worker is started")
 
 
 def _typed(code: str, warnings: str) -> bool:

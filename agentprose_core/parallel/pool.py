@@ -5,9 +5,10 @@ in every worker, and a build script without an ``if __name__ == "__main__"`` gua
 would then build the whole site once more in each. Ours import only agentprose (and
 what the user's settings name, such as a ``preprocess`` hook).
 
-Each worker first runs ``setup(*setup_args)`` once and keeps what it returns; every
-task is ``function(that_value, *args)``, with module-level functions (pickled by
-reference). Two threads per worker keep the caller from ever waiting on a full pipe.
+Each worker first runs ``setup(*setup_args)`` once (a :class:`WorkerState` unless the
+caller says otherwise) and keeps what it returns; every task is
+``function(that_value, *args)``, with module-level functions (pickled by reference).
+Two threads per worker keep the caller from ever waiting on a full pipe.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-__all__ = ["Failed", "WorkerPool", "remember", "run_all", "run_all_while"]
+__all__ = ["Failed", "WorkerPool", "WorkerState", "remember", "run_all", "run_all_while"]
 
 T = TypeVar("T")
 
@@ -110,10 +111,30 @@ def _close(pipe: IO[bytes]) -> None:
         pipe.close()
 
 
-def remember(state: dict[str, Any], values: dict[str, Any]) -> None:
-    """A task that keeps ``values`` in a worker's state for the tasks after it (with
-    :meth:`WorkerPool.broadcast`, in a pool whose setup is ``dict``)."""
-    state.update(values)
+class WorkerState:
+    """What a worker keeps between tasks: one value of each type, such as the build's
+    shared settings, put there by :func:`remember` and looked up by its type."""
+
+    def __init__(self, *values: object) -> None:
+        self._values: dict[type, object] = {}
+        for value in values:
+            self.put(value)
+
+    def put(self, value: object) -> None:
+        """Keep ``value``, in place of the one of its type kept before."""
+        self._values[type(value)] = value
+
+    def get(self, kind: type[T]) -> T:
+        """The value of type ``kind``; KeyError if none was kept."""
+        value = self._values[kind]
+        assert isinstance(value, kind)
+        return value
+
+
+def remember(state: WorkerState, value: object) -> None:
+    """A task that keeps ``value`` in a worker's state for the tasks after it (with
+    :meth:`WorkerPool.broadcast`)."""
+    state.put(value)
 
 
 class WorkerPool:
@@ -124,7 +145,8 @@ class WorkerPool:
     function raised, or whose worker died, answers :class:`Failed`.
     """
 
-    def __init__(self, workers: int, setup: Callable[..., Any], *setup_args: Any) -> None:
+    def __init__(self, workers: int, setup: Callable[..., Any] = WorkerState,
+                 *setup_args: Any) -> None:
         self.size = max(1, workers)
         self._setup = (setup, setup_args)
         self._answers: queue.Queue[tuple[int, int, Any]] = queue.Queue()
@@ -212,7 +234,7 @@ class WorkerPool:
 
 def run_all(
     pool: WorkerPool | None, function: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
-    *, state: Any = None,
+    *, state: WorkerState | None = None,
 ) -> list[Any]:
     """``function(state, *args)`` for each args of ``calls``, in order: on ``pool``'s
     workers if there is one (tasks that fail there run again here), else here."""
@@ -224,7 +246,7 @@ def run_all(
 
 def run_all_while(
     pool: WorkerPool | None, function: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
-    meanwhile: Callable[[], T], *, state: Any = None,
+    meanwhile: Callable[[], T], *, state: WorkerState | None = None,
 ) -> tuple[list[Any], T]:
     """:func:`run_all`, and ``meanwhile()`` run here while the workers work (before the
     tasks, without workers)."""
@@ -237,7 +259,8 @@ def run_all_while(
 
 
 def _answers(pool: WorkerPool, function: Callable[..., Any],
-             calls: Sequence[tuple[Any, ...]], tickets: Sequence[int], state: Any) -> list[Any]:
+             calls: Sequence[tuple[Any, ...]], tickets: Sequence[int],
+             state: WorkerState | None) -> list[Any]:
     answers = pool.gather()
     failed = Failed("not sent: the worker process had ended")
     return [

@@ -16,22 +16,21 @@ Results are the same bytes an in-process conversion gives.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agentprose_core.convert.fences import fences_of
 from agentprose_core.model import Conversion
 from agentprose_core.parallel.cache import cache_key, site_digest
-from agentprose_core.parallel.pool import WorkerPool, remember
+from agentprose_core.parallel.policy import MIN_PAGES
+from agentprose_core.parallel.pool import WorkerPool, WorkerState, remember
 
 if TYPE_CHECKING:
     from agentprose_core.parallel.cache import ConversionCache
     from agentprose_core.settings import Settings
 
 __all__ = [
-    "MIN_PAGES",
     "BackgroundConversions",
     "Build",
     "RecordingMap",
@@ -41,27 +40,13 @@ __all__ = [
     "conversion_pool",
     "convert_speculatively",
     "warm_up",
-    "worker_count",
 ]
-
-MIN_PAGES = 16
-"""A site of up to this many pages converts in-process: a worker costs more to start
-than it saves there. Larger sites send every page not in the cache to the workers,
-even the one page a ``serve`` reload changed: the workers outlive a build, and the
-build tool's process then never loads lxml and the engine."""
-
-
-def worker_count(cpus: int | None = None) -> int:
-    """Workers to start: every CPU but the one the build tool runs on, at most four."""
-    found = cpus if cpus is not None else (os.cpu_count() or 1)
-    return max(0, min(found - 1, 4))
-
 
 def conversion_pool(workers: int) -> WorkerPool | None:
     """``workers`` processes to convert pages, for one build or for every build of a
     ``serve`` session; None for none. They start when the first page is sent and end
     at :meth:`~.pool.WorkerPool.close`."""
-    return WorkerPool(workers, dict) if workers > 0 else None
+    return WorkerPool(workers) if workers > 0 else None
 
 
 class RecordingMap(Mapping[str, str]):
@@ -126,7 +111,7 @@ class Task:
     key: str | None
 
 
-def warm_up(state: dict[str, Any], converter: str) -> None:
+def warm_up(state: WorkerState, converter: str) -> None:
     """A worker's first task, sent before any page: load lxml and the engine now, so
     that the first page does not wait for them."""
     from agentprose_core.convert.fragment import available_engine
@@ -134,14 +119,14 @@ def warm_up(state: dict[str, Any], converter: str) -> None:
     available_engine(converter)
 
 
-def convert_speculatively(state: dict[str, Build], task: Task) -> Speculative:
+def convert_speculatively(state: WorkerState, task: Task) -> Speculative:
     """One conversion as a worker makes it for the build it was last sent, stored in
     the cache, its lookups noted."""
     from agentprose_core.convert.fragment import (
         convert_fragment,  # in a worker: the only place that needs it
     )
 
-    build = state["build"]
+    build = state.get(Build)
     recorder = RecordingMap(build.site_map)
     conversion = convert_fragment(task.fragment, page_url=task.page_url, site_map=recorder,
                                   settings=build.settings,
@@ -189,7 +174,7 @@ class BackgroundConversions:
         if self._pool is None:
             return
         if not self._sent_build:  # the workers' tasks of this build use this build
-            self._pool.broadcast(remember, {"build": self.build})
+            self._pool.broadcast(remember, self.build)
             self._sent_build = True
         task = Task(fragment, page_url, source_markdown, key)
         self._tickets[self._pool.submit(convert_speculatively, task)] = page_url

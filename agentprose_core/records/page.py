@@ -11,21 +11,38 @@ from agentprose_core.records.summaries import summarize
 from agentprose_core.urls import resolve
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Mapping
+    from collections.abc import Callable, Collection, Mapping, Sequence
 
     from agentprose_core.convert.fragment import Conversion
     from agentprose_core.records.metadata import PageFacts
 
-__all__ = ["make_record", "out_of_date", "page_title", "record_from_json", "record_to_json"]
+__all__ = [
+    "make_record",
+    "neighbours",
+    "out_of_date",
+    "page_title",
+    "record_from_json",
+    "record_to_json",
+]
 
 
-def page_title(facts: PageFacts, conversion: Conversion, tool_title: str | None) -> str:
-    """The page's own title: its metadata title, else its first ``<h1>``, else the tool's.
+def page_title(facts: PageFacts, conversion: Conversion, tool_title: str | None,
+               untitled: str = "Untitled") -> str:
+    """The page's own title: its metadata title, else its first ``<h1>``, else the tool's,
+    else its first heading of any level, else ``untitled``.
 
-    A nav label ("Home") is the tool's title, so it comes last.
+    A nav label ("Home") is the tool's title, so it comes after the ``<h1>``.
     """
     first_h1 = next((h.title for h in conversion.headings if h.level == 1), None)
-    return facts.title or first_h1 or (tool_title or "").strip() or "Untitled"
+    first = conversion.headings[0].title if conversion.headings else None
+    return facts.title or first_h1 or (tool_title or "").strip() or first or untitled
+
+
+def neighbours(urls: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:
+    """Each page's previous and next page, by URL, for the pages read in this order
+    (those of the nav: the others have neither)."""
+    return {url: (urls[i - 1] if i else None, urls[i + 1] if i + 1 < len(urls) else None)
+            for i, url in enumerate(urls)}
 
 
 def make_record(
@@ -41,17 +58,23 @@ def make_record(
     next: str | None = None,
     lang: str | None = None,
     in_nav: bool = True,
+    untitled: str = "Untitled",
+    summary: str | None = None,
 ) -> PageRecord:
-    """The record of one page. ``modified`` is asked only when the metadata has no time."""
+    """The record of one page, the same way for every tool. ``modified`` is asked only
+    when the metadata has no time; ``summary`` is the first sentence of the page's
+    Markdown when a worker made it already."""
+    if summary is None and not facts.description:
+        summary = summarize(conversion.markdown)
     return PageRecord(
         url=url,
         markdown_url=markdown_url,
-        title=page_title(facts, conversion, tool_title),
+        title=page_title(facts, conversion, tool_title, untitled),
         modified=facts.modified or modified(),
         markdown=conversion.markdown,
         published=facts.published,
         authors=facts.authors,
-        summary=facts.description or summarize(conversion.markdown) or None,
+        summary=facts.description or summary or None,
         tags=facts.tags,
         image=resolve(facts.image, url) if facts.image else None,
         lang=lang,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.parallel.cache import ConversionCache, convert_cached, site_digest
 from agentprose_core.records.metadata import PageFacts, read_metadata
-from agentprose_core.records.page import make_record
+from agentprose_core.records.page import make_record, neighbours
 from agentprose_core.urls import NO_VIEW, page_key, site_map, view_collisions
 
 if TYPE_CHECKING:
@@ -153,9 +153,7 @@ def build_records(
     notes.extend(Diagnostic("view-collision", message)
                  for message in view_collisions(urls, base_url, settings.view_layout))
     digest = site_digest(views)
-    in_nav = [p.url for p, _ in kept if p.in_nav]
-    neighbours = {url: (in_nav[i - 1] if i else None, in_nav[i + 1] if i + 1 < len(in_nav)
-                        else None) for i, url in enumerate(in_nav)}
+    around = neighbours([p.url for p, _ in kept if p.in_nav])
     ready = converted(views) if converted is not None else {}
     records = []
     for page, facts in kept:
@@ -164,7 +162,7 @@ def build_records(
             source_markdown=page.source_markdown, cache=cache, site=digest,
         )
         notes.extend(conversion.diagnostics)
-        prev, next_ = neighbours.get(page.url, (None, None))
+        prev, next_ = around.get(page.url, (None, None))
         records.append(make_record(
             url=page.url,
             markdown_url=views[page_key(page.url)],

@@ -1,17 +1,18 @@
-"""One page's outputs, made the same way in Sphinx's process and in the worker: its
-agent view, its record on disk, and the tags its ``<head>`` gains.
+"""One page's outputs, written as the build tool writes the page (Sphinx does, page by
+page), the same way in the tool's process and in a worker: its agent view, its record
+in the record store, and the tags its ``<head>`` gains.
 
 A serial build hands each page to the worker and goes on writing: the page is written
 with a marker where the tags go (:func:`marker`), and the worker puts the tags in
-place of it once Sphinx has written the file (:func:`fill_head`), that is, when the
+place of it once the tool has written the file (:func:`fill_head`), that is, when the
 next page is handed over. The page ends with the very bytes an in-process build gives
-it. Everything here runs without Sphinx: the worker never imports it.
+it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError, OutputError
@@ -27,10 +28,11 @@ if TYPE_CHECKING:
 
     from agentprose_core.model import SiteRecord
     from agentprose_core.parallel.cache import ConversionCache
+    from agentprose_core.parallel.pool import WorkerState
     from agentprose_core.records.metadata import PageFacts
+    from agentprose_core.records.store import RecordStore
     from agentprose_core.settings import Settings
 
-    from .stored import StoredRecords
 
 __all__ = [
     "HeadFill",
@@ -57,7 +59,7 @@ class SitePages:
     site_map: Mapping[str, str]
     site_digest: str
     cache: ConversionCache | None
-    records: StoredRecords
+    records: RecordStore
 
 
 @dataclass(frozen=True)
@@ -156,25 +158,26 @@ class _WorkerPages:
     unfilled: list[tuple[str, Path, str]] = field(default_factory=list)
 
 
-def write_page_in_worker(state: dict[str, Any], job: PageJob, page: Path) -> PageOutputs:
+def write_page_in_worker(state: WorkerState, job: PageJob, page: Path) -> PageOutputs:
     """A worker's task for one page that Sphinx is about to write to ``page``: fill in
     the heads of the pages handed over before it (Sphinx has written them by now),
     then write this one's view and record."""
     filled = fill_written(state)
-    outputs = write_page(state["pages"].site, job)
-    state["pages"].unfilled.append((job.docname, page, outputs.tags))
+    pages = state.get(_WorkerPages)
+    outputs = write_page(pages.site, job)
+    pages.unfilled.append((job.docname, page, outputs.tags))
     return PageOutputs(outputs.tags, outputs.diagnostics, tuple(filled))
 
 
-def fill_written(state: dict[str, Any]) -> list[Diagnostic]:
+def fill_written(state: WorkerState) -> list[Diagnostic]:
     """A worker's task once the pages it was handed are written: fill in their heads."""
-    pages: _WorkerPages = state["pages"]
+    pages = state.get(_WorkerPages)
     notes = [fill_head(pages.fill, path, tags, docname)
              for docname, path, tags in pages.unfilled]
     pages.unfilled.clear()
     return [note for note in notes if note is not None]
 
 
-def start_pages(state: dict[str, Any], site: SitePages, fill: HeadFill) -> None:
+def start_pages(state: WorkerState, site: SitePages, fill: HeadFill) -> None:
     """A worker's first task of a build: what its pages share."""
-    state["pages"] = _WorkerPages(site, fill)
+    state.put(_WorkerPages(site, fill))

@@ -1,11 +1,11 @@
-"""The site files of a Sphinx build: every page's record brought up to date, then
-``agentprose.json``, ``llms.txt`` and ``llms-full.txt``.
+"""The site files of a build whose pages were written one by one (Sphinx's): every
+page's stored record brought up to date, then ``agentprose.json``, ``llms.txt`` and
+``llms-full.txt``.
 
 Sphinx's process makes them at ``build-finished``; an incremental build that has a
 warm worker hands them to it at ``html-collect-pages`` instead, so that they are
 written while Sphinx writes its indexes and copies its static files. Everything the
-work needs travels in a :class:`SiteJob`, so this module runs without Sphinx: the
-worker never imports it.
+work needs travels in a :class:`SiteJob`.
 """
 
 from __future__ import annotations
@@ -27,9 +27,8 @@ if TYPE_CHECKING:
 
     from agentprose_core.model import PageRecord, SiteRecord
     from agentprose_core.parallel.cache import ConversionCache
+    from agentprose_core.records.store import RecordStore
     from agentprose_core.settings import Settings
-
-    from .stored import StoredRecords
 
 __all__ = ["SiteJob", "finish_site", "ready"]
 
@@ -46,7 +45,7 @@ class SiteJob:
     settings: Settings
     site: SiteRecord
     generator: str
-    records: StoredRecords
+    records: RecordStore
     cache: ConversionCache | None
     docs: tuple[str, ...]
     sections: dict[str, tuple[str, ...]]

@@ -1,8 +1,11 @@
-"""Page records on disk: one JSON file per page under the doctree folder.
+"""What a build keeps for the next one, so that an incremental build (Sphinx without
+``-E``, ``mkdocs build --dirty``, either tool's ``serve``) writes the site files a full
+build would, though the tool hands over only the pages that changed.
 
-Each page's record is written where Sphinx writes the page (a writer process under
-``-j``) and read back in ``build-finished``, the unchanged pages of earlier builds
-included. Parsing every record again costs more than the rest of an incremental
+:class:`RecordStore`: page records, one JSON file per page (Sphinx: under the doctree
+folder). Each page's record is written where the tool writes the page (a writer
+process under ``-j``) and read back when the site files are made, the unchanged pages
+of earlier builds included. Parsing every record again costs more than the rest of an incremental
 build's work for us, so the records read last time are kept in one pickle beside
 them, each with a digest of its JSON file: only the files that changed since are
 parsed. (A digest, not the file's time and size: an edit can keep the size, and some
@@ -10,6 +13,10 @@ file systems keep times to the second.) The pickle is written and read one recor
 time, so that no second copy of every page's Markdown is ever in memory. It is written
 again only once an eighth of it is out of date: a one-page rebuild of a 1,000-page site
 would otherwise write 12 MB to spare itself parsing one record.
+
+:class:`PageStore`: the pages as the tool handed them over (content and metadata), in
+one pickle (MkDocs: in its cache folder), for a build that renders only some of them:
+the others are converted again from it with today's site map, nav and git dates.
 """
 
 from __future__ import annotations
@@ -26,20 +33,23 @@ from agentprose_core.files import write_atomic
 from agentprose_core.records.page import record_from_json, record_to_json
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
     from pathlib import Path
 
     from agentprose_core.model import PageRecord
+    from agentprose_core.records.site import CollectedPage
 
-__all__ = ["StoredRecords"]
+__all__ = ["PageStore", "RecordStore"]
 
 _MEMO = "records.pickle"
+_HEAD = "git-head"
 _HEADER = ("agentprose records", __version__)
+_PAGES_HEADER = ("agentprose pages", __version__)
 _UNREADABLE = (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
                IndexError, TypeError, ValueError)
 
 
-class StoredRecords:
+class RecordStore:
     """The records under ``directory``, by docname."""
 
     def __init__(self, directory: Path) -> None:
@@ -65,6 +75,19 @@ class StoredRecords:
 
     def remove(self, docname: str) -> None:
         self.path(docname).unlink(missing_ok=True)
+
+    def last_head(self) -> str | None:
+        """The commit the last build dated its pages at, if it said."""
+        with contextlib.suppress(OSError):
+            return (self.directory / _HEAD).read_text(encoding="utf-8").strip() or None
+        return None
+
+    def keep_head(self, head: str | None) -> None:
+        """After a build: the commit its pages were dated at (a commit moves dates of
+        pages whose files did not change)."""
+        with contextlib.suppress(OSError):
+            self.directory.mkdir(parents=True, exist_ok=True)
+            (self.directory / _HEAD).write_text(head or "", encoding="utf-8")
 
     def load_all(self, docnames: Iterable[str]) -> dict[str, PageRecord]:
         """The records of those ``docnames`` that have one, parsing only the files
@@ -108,3 +131,33 @@ class StoredRecords:
         # The memo only saves time: without it the next build parses every record again.
         with contextlib.suppress(AgentproseError):
             write_atomic(self.directory / _MEMO, chunks)
+
+
+class PageStore:
+    """The pages of the last complete build, by the tool's name for them, in one file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self) -> dict[str, CollectedPage]:
+        """The pages kept; none when there is no file, or one another version wrote."""
+        pages: dict[str, CollectedPage] = {}
+        with contextlib.suppress(*_UNREADABLE), self.path.open("rb") as handle:
+            if pickle.load(handle) != _PAGES_HEADER:
+                return {}
+            pages = pickle.load(handle)
+        return pages if isinstance(pages, dict) else {}
+
+    def save(self, pages: Mapping[str, CollectedPage]) -> bool:
+        """Keep ``pages`` for the next build; False when they can't be (front matter
+        that does not pickle, a full disk): that build then converts what it renders."""
+        try:
+            data = pickle.dumps(_PAGES_HEADER, protocol=pickle.HIGHEST_PROTOCOL) + \
+                pickle.dumps(dict(pages), protocol=pickle.HIGHEST_PROTOCOL)
+            write_atomic(self.path, data)
+        except (AgentproseError, pickle.PicklingError, TypeError, AttributeError,
+                RecursionError):
+            with contextlib.suppress(OSError):  # an older file would not match the site
+                self.path.unlink(missing_ok=True)
+            return False
+        return True

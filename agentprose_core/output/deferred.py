@@ -3,7 +3,7 @@
 Sphinx's process keeps a page's job only until the worker answers for it, at most
 :data:`BACKLOG` pages at a time. A page the worker could not do (it raised, or the
 process ended) is done here instead, and its head filled in here: by the time its
-answer is read, Sphinx has written it. Runs without Sphinx.
+answer is read, the tool has written it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from .pages import (
+from agentprose_core.output.pages import (
     HeadFill,
     PageJob,
     PageOutputs,

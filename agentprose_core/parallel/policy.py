@@ -1,0 +1,30 @@
+"""How many worker processes a build starts: one policy for every front-end."""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["MIN_PAGES", "worker_count"]
+
+MIN_PAGES = 16
+"""A site of up to this many pages converts in-process: a worker costs more to start
+than it saves there. Larger sites send every page not in the cache to the workers,
+even the one page a ``serve`` reload changed: the workers outlive a build, and the
+build tool's process then never loads lxml and the engine."""
+
+
+def worker_count(pages: int, *, enabled: bool, tool_busy: bool = True, most: int = 4,
+                 cpus: int | None = None) -> int:
+    """Workers to start for a build of ``pages`` pages (0: convert in-process).
+
+    ``tool_busy``: the build tool keeps a CPU busy meanwhile (MkDocs and Sphinx render
+    pages while the workers convert), so the workers get every CPU but that one;
+    ``agentprose build`` mostly waits for its workers, which then get every CPU, and
+    starts them only when there are two at least (one would just move the work).
+    ``most`` caps the count: Sphinx's writer hands pages to one worker, in order.
+    """
+    found = cpus if cpus is not None else (os.cpu_count() or 1)
+    if not enabled or pages <= MIN_PAGES:
+        return 0
+    workers = min(found - 1 if tool_busy else found, most, 4)
+    return workers if workers >= (1 if tool_busy else 2) else 0
