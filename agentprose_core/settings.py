@@ -1,7 +1,8 @@
 """Every agentprose option, declared once.
 
-The MkDocs config and the Sphinx ``agentprose_*`` values mirror these fields; a test
-keeps the three in step. ``choices`` lists the accepted values of a string option.
+Each :class:`Settings` field carries its default, help, kinds of value and choices;
+:func:`options` hands them to the MkDocs config, the Sphinx ``agentprose_*`` values and
+the docs, which are made from it, and :func:`settings_from_mapping` checks values by it.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import NoneType
 from typing import Any, Literal, get_args
 
 from agentprose_core.errors import ConfigError
@@ -24,36 +26,45 @@ ENGINES: tuple[str, ...] = get_args(Engine)
 VIEW_LAYOUTS: tuple[str, ...] = get_args(ViewLayout)
 
 
-def _opt(default: Any, help: str, *, choices: tuple[str, ...] = ()) -> Any:
-    return field(default=default, metadata={"help": help, "choices": choices})
+def _opt(
+    default: Any, help: str, *, kinds: tuple[type, ...], choices: tuple[str, ...] = ()
+) -> Any:
+    """A :class:`Settings` field with what the front-ends need to know about it: its
+    ``help``, the ``kinds`` of value a config file may give (``list`` a list of strings,
+    ``dict`` a mapping of titles to lists of patterns, ``NoneType`` unset) and, for a
+    string, its ``choices``. A value in the field's own form (a tuple) passes too."""
+    return field(default=default, metadata={"help": help, "kinds": kinds, "choices": choices})
 
 
 @dataclass(frozen=True)
 class Settings:
     """The options of agentprose, with their defaults."""
 
-    enabled: bool = _opt(True, "Turn every agentprose output on or off.")
+    enabled: bool = _opt(True, "Turn every agentprose output on or off.", kinds=(bool,))
     converter: Engine = _opt(
         "html-to-markdown",
         "Markdown engine: `html-to-markdown` (fast, Rust) or `markdownify` (pure Python).",
-        choices=ENGINES,
+        kinds=(str,), choices=ENGINES,
     )
     view_layout: ViewLayout = _opt(
         "sibling",
         "Where a page's agent view lives: `sibling` (`/a/` -> `/a.md`), "
         "`directory` (`/a/` -> `/a/index.md`) or `index-html` (`/a/` -> `/a/index.html.md`).",
-        choices=VIEW_LAYOUTS,
+        kinds=(str,), choices=VIEW_LAYOUTS,
     )
     content_selector: str | None = _opt(
-        None, "CSS selector of the main content in a built page (for `agentprose build`)."
+        None, "CSS selector of the main content in a built page (for `agentprose build`).",
+        kinds=(str, NoneType),
     )
     exclude: tuple[str, ...] = _opt(
-        (), "Glob patterns of pages to leave out of every output (source paths or page paths)."
+        (), "Glob patterns of pages to leave out of every output (source paths or page paths).",
+        kinds=(list, tuple),
     )
     cache: bool = _opt(
         True,
         "Keep converted pages in a cache (MkDocs: `.cache/agentprose` beside `mkdocs.yml`; "
         "Sphinx: the doctree folder) so unchanged pages are not converted again.",
+        kinds=(bool,),
     )
     workers: bool = _opt(
         True,
@@ -61,59 +72,69 @@ class Settings:
         "build renders the rest (MkDocs, `agentprose build`, and Sphinx writing pages one "
         "at a time, in one worker; a first `sphinx-build -j N` converts in Sphinx's own "
         "writer processes). Used on sites of more than 16 pages.",
+        kinds=(bool,),
     )
-    index: bool = _opt(True, "Write `agentprose.json` at the site root.")
+    index: bool = _opt(True, "Write `agentprose.json` at the site root.", kinds=(bool,))
     index_markdown: bool = _opt(
-        True, "Put each page's full Markdown into `agentprose.json` (`markdown_url` stays)."
+        True, "Put each page's full Markdown into `agentprose.json` (`markdown_url` stays).",
+        kinds=(bool,),
     )
     index_max_bytes: int | None = _opt(
         None,
         "Largest `agentprose.json` to write; past it the bodies are left out (every post "
         "keeps its `markdown_url`) and the build says so.",
+        kinds=(int, NoneType),
     )
-    llms_txt: bool = _opt(True, "Write `llms.txt` at the site root.")
-    llms_full_txt: bool = _opt(True, "Write `llms-full.txt` at the site root.")
+    llms_txt: bool = _opt(True, "Write `llms.txt` at the site root.", kinds=(bool,))
+    llms_full_txt: bool = _opt(True, "Write `llms-full.txt` at the site root.", kinds=(bool,))
     llms_full_max_bytes: int | None = _opt(
         None,
         "Largest `llms-full.txt` to write; the pages past it are left out, with a closing "
         "line that says how many.",
+        kinds=(int, NoneType),
     )
     discovery_links: bool = _opt(
-        True, "Add the `<link>` tags for the agent view and the index to every page's head."
+        True, "Add the `<link>` tags for the agent view and the index to every page's head.",
+        kinds=(bool,),
     )
     json_ld: bool = _opt(
         True,
         "Add a JSON-LD article block and OpenGraph article tags to each page's head, unless "
         "the page already has them.",
+        kinds=(bool,),
     )
     article_type: str = _opt(
         "TechArticle", "The schema.org type of the JSON-LD block.",
-        choices=ARTICLE_TYPES,
+        kinds=(str,), choices=ARTICLE_TYPES,
     )
     host: str = _opt(
         "none",
         "Write the host's configuration file into the built site: `netlify` or `cloudflare` "
         "(`_headers`), `apache` (`.htaccess`), or `none`.",
-        choices=HOSTS,
+        kinds=(str,), choices=HOSTS,
     )
     site_description: str | None = _opt(
-        None, "Site description for `llms.txt` and the index, when the build tool has none."
+        None, "Site description for `llms.txt` and the index, when the build tool has none.",
+        kinds=(str, NoneType),
     )
     preprocess: str | None = _opt(
         None,
         "A function `package.module:function(element, url)` called with each page's content "
         "(an lxml element) before conversion, to drop or rewrite parts of it.",
+        kinds=(str, NoneType),
     )
     sections: tuple[tuple[str, tuple[str, ...]], ...] = _opt(
         (),
         "`llms.txt` sections instead of the nav's: each title with glob patterns of the "
         "source paths of its pages (`Guide: [guide/*.md]`); other pages go under Optional.",
+        kinds=(dict,),
     )
     quiet: tuple[str, ...] = _opt(
         (),
         "Codes of the warnings to keep quiet, as the build shows them in brackets "
         "(`[no-git]`, `[view-collision]`): for a strict build that knows about them. "
         "Sphinx's `suppress_warnings = ['agentprose.no-git']` does the same.",
+        kinds=(list, tuple),
     )
 
 
@@ -126,50 +147,35 @@ class Option:
     default: Any
     help: str
     choices: tuple[str, ...]
+    kinds: tuple[type, ...]
+
+    @property
+    def written_default(self) -> Any:
+        """The default as a config file spells it: a list, or a mapping for pairs."""
+        if not isinstance(self.default, tuple):
+            return self.default
+        return dict(self.default) if dict in self.kinds else list(self.default)
 
 
 def options() -> tuple[Option, ...]:
     """Every option of :class:`Settings`, in declaration order."""
-    hints = {f.name: f.type for f in dataclasses.fields(Settings)}
     return tuple(
         Option(
             name=f.name,
-            type=hints[f.name],
+            type=f.type,
             default=f.default,
             help=f.metadata["help"],
             choices=f.metadata["choices"],
+            kinds=f.metadata["kinds"],
         )
         for f in dataclasses.fields(Settings)
     )
 
 
-_KIND: dict[str, type | tuple[type, ...]] = {
-    "enabled": bool,
-    "converter": str,
-    "view_layout": str,
-    "content_selector": (str, type(None)),
-    "exclude": (list, tuple),
-    "cache": bool,
-    "workers": bool,
-    "index": bool,
-    "index_markdown": bool,
-    "index_max_bytes": (int, type(None)),
-    "llms_txt": bool,
-    "llms_full_txt": bool,
-    "llms_full_max_bytes": (int, type(None)),
-    "discovery_links": bool,
-    "json_ld": bool,
-    "article_type": str,
-    "host": str,
-    "site_description": (str, type(None)),
-    "preprocess": (str, type(None)),
-    "sections": (dict, tuple),
-    "quiet": (list, tuple),
-}
+_OPTIONS = {option.name: option for option in options()}
 
 
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
+def _kind_name(kinds: tuple[type, ...]) -> str:
     names = {bool: "true or false", str: "a string", list: "a list of strings",
              int: "a whole number of bytes",
              dict: "a mapping of titles to lists of patterns"}
@@ -177,14 +183,14 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 
 
 def _check(name: str, value: Any) -> Any:
-    kind = _KIND[name]
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in (
-        kind if isinstance(kind, tuple) else (kind,)
-    )):
-        raise ConfigError(f"agentprose option '{name}' must be {_kind_name(kind)}, not {value!r}.")
-    choices = next(o.choices for o in options() if o.name == name)
-    if choices and value not in choices:
-        allowed = ", ".join(repr(c) for c in choices)
+    option = _OPTIONS[name]
+    accepted = (*option.kinds, type(option.default))  # and the form Settings keeps
+    if not isinstance(value, accepted) or (isinstance(value, bool) and bool not in accepted):
+        raise ConfigError(
+            f"agentprose option '{name}' must be {_kind_name(option.kinds)}, not {value!r}."
+        )
+    if option.choices and value not in option.choices:
+        allowed = ", ".join(repr(c) for c in option.choices)
         raise ConfigError(f"agentprose option '{name}' must be one of {allowed}, not {value!r}.")
     if name == "sections":
         return _sections(value)
@@ -216,7 +222,7 @@ def settings_from_mapping(values: Mapping[str, Any]) -> Settings:
     Unknown names and wrong types raise :class:`ConfigError` with a message that says
     what to change.
     """
-    known = set(_KIND)
+    known = set(_OPTIONS)
     unknown = sorted(set(values) - known)
     if unknown:
         raise ConfigError(

@@ -1,9 +1,11 @@
-"""The extension's ``agentprose_*`` config values: the core ``Settings``, mirrored."""
+"""The extension's ``agentprose_*`` config values, made from the core ``options()``."""
 
 from __future__ import annotations
 
 import difflib
+import inspect
 import os
+from types import NoneType
 from typing import TYPE_CHECKING, Any, Literal
 
 from sphinx.errors import ConfigError
@@ -24,37 +26,26 @@ __all__ = [
 
 PREFIX = "agentprose_"
 logger = logging.getLogger(__name__)
-_SPHINX_TYPES: dict[str, tuple[type, ...]] = {
-    "exclude": (list, tuple),
-    "sections": (dict,),
-    "quiet": (list, tuple),
-    "content_selector": (str, type(None)),
-    "site_description": (str, type(None)),
-    "preprocess": (str, type(None)),
-    "index_max_bytes": (int, type(None)),
-    "llms_full_max_bytes": (int, type(None)),
-}
-
-
+_BASE_URL_HELP = (
+    "The site's URL, for absolute canonical links; when unset, html_baseurl or "
+    "Read the Docs' canonical URL."
+)
 # Options that change how the outputs are made, never their bytes: turning one on or
 # off must not make Sphinx write every page again.
 _SAME_OUTPUTS = frozenset({"workers", "cache"})
 
 
-def _default(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [] if not value else list(value)
-    return value
-
-
 def add_config_values(app: Sphinx) -> None:
-    """Register ``agentprose_<option>`` for every core option, and the base URL."""
+    """Register ``agentprose_<option>`` for every core option, and the base URL, with
+    the core's help as their description where Sphinx takes one (7.4 and later)."""
+    described = "description" in inspect.signature(app.add_config_value).parameters
     for option in options():
-        default = {} if option.name == "sections" else _default(option.default)
-        kinds = _SPHINX_TYPES.get(option.name, (type(option.default),))
         rebuild: Literal["", "html"] = "" if option.name in _SAME_OUTPUTS else "html"
-        app.add_config_value(PREFIX + option.name, default, rebuild, types=kinds)
-    app.add_config_value(PREFIX + "base_url", None, "html", types=(str, type(None)))
+        help_ = {"description": option.help} if described else {}
+        app.add_config_value(PREFIX + option.name, option.written_default, rebuild,
+                             types=option.kinds, **help_)
+    help_ = {"description": _BASE_URL_HELP} if described else {}
+    app.add_config_value(PREFIX + "base_url", None, "html", types=(str, NoneType), **help_)
 
 
 def settings_of(config: Config) -> Settings:

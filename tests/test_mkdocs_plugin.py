@@ -20,7 +20,6 @@ import yaml
 from agentprose_core.check.checker import check_site_dir
 from agentprose_core.records.dates import is_shallow
 from agentprose_core.settings import options
-from mkdocs_agentprose.config import AgentproseConfig
 
 from .outputs import check_site, split_view
 from .sites import commit_all, snapshot, write_tree
@@ -285,19 +284,6 @@ def test_bad_option_is_a_clear_configuration_error(
     assert done.returncode != 0
     assert f"Plugin 'agentprose' {message}" in done.stderr
     assert "Traceback" not in done.stderr
-
-
-def test_config_mirrors_core_settings() -> None:
-    schema = dict(AgentproseConfig._schema)
-    assert list(schema) == [o.name for o in options()]
-    for option in options():
-        default = schema[option.name].default
-        expected = option.default
-        if isinstance(expected, tuple):  # MkDocs spells tuples as lists, pairs as mappings
-            expected = dict(expected) if option.name == "sections" else list(expected)
-        assert default == expected, option.name
-        choices = getattr(schema[option.name], "choices", ())
-        assert tuple(choices) == option.choices, option.name
 
 
 def test_sections_setting_overrides_the_nav(tmp_path: Path) -> None:

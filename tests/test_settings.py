@@ -1,63 +1,97 @@
-"""One declaration of every option; bad values are clear errors."""
+"""One declaration of every option, and the MkDocs config and the Sphinx values made
+from it; bad values are clear errors."""
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
+from types import NoneType
+from typing import Any
 
 import pytest
+from sphinx.application import Sphinx
 
 from agentprose_core.errors import ConfigError
-from agentprose_core.settings import _KIND, Settings, options, settings_from_mapping
+from agentprose_core.settings import Option, Settings, options, settings_from_mapping
+from mkdocs_agentprose.config import AgentproseConfig
+from sphinx_agentprose.config import PREFIX, add_config_values
+
+KINDS = {bool, str, int, list, tuple, dict, NoneType}
 
 
-def test_every_option_has_help_and_a_type_check() -> None:
+def test_every_option_has_help_and_kinds() -> None:
     names = [o.name for o in options()]
     assert names == [f.name for f in dataclasses.fields(Settings)]
-    assert set(names) == set(_KIND)
     for option in options():
         assert option.help.strip().endswith("."), option.name
+        assert option.kinds and set(option.kinds) <= KINDS, option.name
+        assert (option.default is None) == (NoneType in option.kinds), option.name
+        assert all(isinstance(choice, str) for choice in option.choices), option.name
 
 
-def test_defaults_are_valid_values() -> None:
-    values = {o.name: o.default for o in options()}
-    assert settings_from_mapping(values) == Settings()
-
-
-@pytest.mark.parametrize(
-    ("values", "message"),
-    [
-        ({"converter": "pandoc"}, "'converter' must be one of 'html-to-markdown', 'markdownify'"),
-        ({"enabled": "yes"}, "'enabled' must be true or false"),
-        ({"exclude": "drafts/*"}, "'exclude' must be a list of strings"),
-        ({"exclude": [1]}, "'exclude' must be a list of strings"),
-        ({"view_layout": "flat"}, "'view_layout' must be one of"),
-        ({"bogus": 1}, "Unknown agentprose option(s): bogus"),
-    ],
-)
-def test_bad_values_say_what_to_change(values: dict[str, object], message: str) -> None:
-    with pytest.raises(ConfigError) as info:
-        settings_from_mapping(values)
-    assert message in str(info.value)
-
-
-def test_exclude_becomes_a_tuple() -> None:
-    assert settings_from_mapping({"exclude": ["a/*"]}).exclude == ("a/*",)
-
-
-def test_configuration_reference_has_an_example_for_every_option() -> None:
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).parent.parent / "docs" / "hooks" / "options.py"
-    spec = importlib.util.spec_from_file_location("docs_options", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert set(module._EXAMPLES) == {o.name for o in options()}
-    reference = module.options_table()
+def test_mkdocs_config_is_the_core_options() -> None:
+    schema = dict(AgentproseConfig._schema)
+    assert list(schema) == [o.name for o in options()]
     for option in options():
-        assert f"### `{option.name}`" in reference
-        assert f"agentprose_{option.name} = " in reference
-    settings_from_mapping({name: (tuple(v) if isinstance(v, list) else v)
-                           for name, v in module._EXAMPLES.items()
-                           if name != "preprocess"})
+        assert schema[option.name].default == option.written_default, option.name
+        assert tuple(getattr(schema[option.name], "choices", ())) == option.choices, option.name
+
+
+def _taken(name: str, value: Any) -> tuple[Any, ...]:
+    try:
+        return (getattr(settings_from_mapping({name: value}), name),)
+    except ConfigError:
+        return ()
+
+
+@pytest.mark.parametrize("option", options(), ids=lambda o: o.name)
+def test_mkdocs_config_takes_what_the_core_takes(option: Option) -> None:
+    """What YAML can spell: MkDocs' check, then the core's (the plugin's on_config),
+    end as the core alone does. MkDocs reads null as the default."""
+    values = [True, "x", 5, 0, ["a/*"], [1], {"Guide": ["guide/*"]}, {"A": "b"}, None]
+    for value in [*values, *option.choices]:
+        if value is None and option.default is not None:
+            continue
+        config = AgentproseConfig()
+        config.load_dict({option.name: value})
+        errors, _ = config.validate()
+        through_mkdocs = () if errors else _taken(option.name, config[option.name])
+        assert through_mkdocs == _taken(option.name, value), (option.name, value)
+
+
+class _Sphinx74:
+    """``app.add_config_value`` as Sphinx 7.4 and later have it, recorded."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, tuple[Any, ...]] = {}
+
+    def add_config_value(self, name: str, default: Any, rebuild: str,
+                         types: Any = (), description: str = "") -> None:
+        self.values[name] = (default, rebuild, types, description)
+
+
+class _Sphinx7(_Sphinx74):
+    """And as Sphinx 7.0 to 7.3 have it: no description."""
+
+    def add_config_value(self, name: str, default: Any, rebuild: str,  # type: ignore[override]
+                         types: Any = ()) -> None:
+        super().add_config_value(name, default, rebuild, types, None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("app", [_Sphinx74(), _Sphinx7()], ids=["sphinx>=7.4", "sphinx<7.4"])
+def test_sphinx_values_are_the_core_options(app: _Sphinx74) -> None:
+    add_config_values(app)  # type: ignore[arg-type]
+    assert list(app.values) == [PREFIX + o.name for o in options()] + [PREFIX + "base_url"]
+    described = not isinstance(app, _Sphinx7)
+    for option in options():
+        default, rebuild, types, description = app.values[PREFIX + option.name]
+        assert default == option.written_default, option.name
+        assert types == option.kinds, option.name
+        assert rebuild == ("" if option.name in {"workers", "cache"} else "html"), option.name
+        assert description == (option.help if described else None), option.name
+
+
+def test_the_recorders_have_sphinx_own_signature() -> None:
+    theirs = list(inspect.signature(Sphinx.add_config_value).parameters)
+    assert theirs in [list(inspect.signature(recorder.add_config_value).parameters)
+                      for recorder in (_Sphinx74, _Sphinx7)]
