@@ -175,3 +175,38 @@ def test_a_cached_diagnostic_with_an_unknown_code_is_a_cache_miss(tmp_path: Path
     data["diagnostics"][0]["code"] = "renamed-since"
     entry.write_text(json.dumps(data), encoding="utf-8")
     assert cache.get(key) is None  # converted again, not a crash
+
+
+def _logger_calls(package: str) -> list[tuple[_Module, ast.Call]]:
+    """The calls of ``package`` that log a warning or an error: ``log.warning(…)``,
+    ``logger.error(…)``, ``logging.getLogger(…).warning(…)``."""
+    found = []
+    for module in _modules():
+        if not module.name.startswith(package + "/"):
+            continue
+        for call in module.calls:
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and func.attr in ("warning", "error")):
+                continue
+            receiver = func.value
+            if (isinstance(receiver, ast.Name) and receiver.id in ("log", "logger")) or (
+                    isinstance(receiver, ast.Call) and _called(receiver) == "getLogger"):
+                found.append((module, call))
+    return found
+
+
+def test_sphinx_warnings_have_the_agentprose_type_and_a_subtype() -> None:
+    calls = _logger_calls("sphinx_agentprose")
+    assert len(calls) >= 3  # the extension's, the config's warning and error
+    for module, call in calls:
+        kinds = {k.arg: k.value for k in call.keywords}
+        assert _literal(kinds.get("type")) == "agentprose", module.where(call)
+        assert "subtype" in kinds, module.where(call)
+
+
+def test_mkdocs_warnings_are_diagnostics_that_end_in_their_code() -> None:
+    calls = _logger_calls("mkdocs_agentprose")
+    assert calls
+    for module, call in calls:  # log.warning(str(diagnostic)): "... [code]"
+        (message,) = call.args
+        assert isinstance(message, ast.Call) and _called(message) == "str", module.where(call)
