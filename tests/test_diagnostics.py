@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -210,3 +211,14 @@ def test_mkdocs_warnings_are_diagnostics_that_end_in_their_code() -> None:
     for module, call in calls:  # log.warning(str(diagnostic)): "... [code]"
         (message,) = call.args
         assert isinstance(message, ast.Call) and _called(message) == "str", module.where(call)
+
+
+def test_quiet_silences_a_sphinx_config_warning(make_app: Any, tmp_path: Path) -> None:
+    (tmp_path / "conf.py").write_text(
+        "extensions = ['sphinx_agentprose']\nhtml_baseurl = 'https://example.com/'\n"
+        "agentprose_exlcude = ['x']\n", encoding="utf-8")
+    (tmp_path / "index.rst").write_text("Home\n====\n", encoding="utf-8")
+    loud = make_app("html", srcdir=tmp_path)
+    assert "agentprose_exlcude" in loud._warning.getvalue()
+    quiet = make_app("html", srcdir=tmp_path, confoverrides={"agentprose_quiet": ["config"]})
+    assert "agentprose_exlcude" not in quiet._warning.getvalue()
