@@ -8,10 +8,12 @@ a rare error path reports is checked all the same.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -222,3 +224,27 @@ def test_quiet_silences_a_sphinx_config_warning(make_app: Any, tmp_path: Path) -
     assert "agentprose_exlcude" in loud._warning.getvalue()
     quiet = make_app("html", srcdir=tmp_path, confoverrides={"agentprose_quiet": ["config"]})
     assert "agentprose_exlcude" not in quiet._warning.getvalue()
+
+
+def _hook() -> ModuleType:
+    path = ROOT / "docs" / "hooks" / "diagnostics.py"
+    spec = importlib.util.spec_from_file_location("docs_diagnostics", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_docs_list_every_code_with_how_to_silence_it() -> None:
+    hook = _hook()
+    page = (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8")
+    assert hook.MARKER in page
+    rows = [line for line in hook.on_page_markdown(page).splitlines()
+            if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == list(CODES)
+    for row, code in zip(rows, CODES.values(), strict=True):
+        assert row.count(" | ") == 4, row  # no "|" in a meaning breaks the table
+        assert f"`quiet: [{code.name}]`" in row and f'agentprose_quiet = ["{code.name}"]' in row
+    mkdocs_yml = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "\n  - docs/hooks/diagnostics.py\n" in mkdocs_yml
+    assert ": diagnostics.md\n" in mkdocs_yml  # in the nav
