@@ -19,7 +19,7 @@ from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
 from agentprose_core import __version__
-from agentprose_core.diagnostics import audible
+from agentprose_core.diagnostics import Diagnostic, audible
 from agentprose_core.errors import AgentproseError, ConfigError
 from agentprose_core.files import update_in_place
 from agentprose_core.lang import normalize_lang
@@ -52,7 +52,6 @@ if TYPE_CHECKING:
     from mkdocs.structure.nav import Navigation
     from mkdocs.structure.pages import Page
 
-    from agentprose_core.diagnostics import Diagnostic
     from agentprose_core.model import Conversion, PageRecord
     from agentprose_core.parallel.pool import WorkerPool
 
@@ -387,8 +386,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
                 update_in_place(page, partial(redecorate_page, page=record, site=self.site,
                                               settings=self.settings))
             except AgentproseError as error:
-                log.warning("agentprose: the <head> of %s was not brought up to date: %s",
-                            page, error)
+                _log([Diagnostic("head", f"agentprose: the <head> of {page} was not brought up "
+                                         f"to date: {error}")], self.settings.quiet)
 
     @staticmethod
     def _section(page: Page) -> tuple[str, ...]:

@@ -19,9 +19,9 @@ def _check_config(app: Sphinx, config: Config) -> None:
 
     from .config import checked_settings, misspelled_names
 
+    checked_settings(config)  # first: it adds `quiet` to suppress_warnings (errors: one line)
     for message in misspelled_names(config):
         logging.getLogger(__name__).warning(message, type="agentprose", subtype="config")
-    checked_settings(config)  # one error line that says what to change
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
