@@ -30,7 +30,6 @@ from agentprose_core.parallel.policy import worker_count
 from agentprose_core.parallel.speculative import BackgroundConversions, conversion_pool
 from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.includes import included_files, search_dirs
-from agentprose_core.records.store import PageStore
 from agentprose_core.records.site import (
     Assembled,
     CollectedPage,
@@ -38,6 +37,7 @@ from agentprose_core.records.site import (
     is_source_excluded,
     with_listed,
 )
+from agentprose_core.records.store import PageStore
 from agentprose_core.render.decorate import decorate_text, redecorate_page
 from agentprose_core.settings import Settings, settings_from_mapping
 from agentprose_core.urls import base_url_of, site_map

@@ -19,18 +19,16 @@ import pytest
 
 # The checker's modules and what the page must match. Their paths move with the core's
 # layout: change them here only.
-from agentprose_core import (
-    check,
-    check_report,
-    check_roundtrip,
-    check_rules,
-    check_text,
-    checks_http,
-)
-from agentprose_core.check_report import RULES
-from agentprose_core.frontmatter import render_front_matter
-from agentprose_core.index import load_schema
+from agentprose_core.check import checker as check
+from agentprose_core.check import http as checks_http
+from agentprose_core.check import report as check_report
+from agentprose_core.check import roundtrip as check_roundtrip
+from agentprose_core.check import rules as check_rules
+from agentprose_core.check import text as check_text
+from agentprose_core.check.report import RULES
 from agentprose_core.model import PageRecord
+from agentprose_core.render.index import load_schema
+from agentprose_core.render.view import render_front_matter
 from agentprose_core.settings import VIEW_LAYOUTS
 from agentprose_core.urls import view_url
 
