@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,11 +14,12 @@ from agentprose_core.errors import AgentproseError
 from agentprose_core.settings import ENGINES, VIEW_LAYOUTS, settings_from_mapping
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 __all__ = ["main"]
 
 _PROGRESS_FROM = 50  # pages; smaller sites finish before a bar would help
+_DRAW_EVERY = 0.1  # seconds between two drawings of the bar
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -84,12 +87,26 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _progress(done: int, total: int) -> None:
-    """A one-line progress bar on standard error."""
-    width = 30
-    filled = width * done // total
-    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} pages",
-          end="" if done < total else "\n", file=sys.stderr, flush=True)
+class _Bar:
+    """A one-line progress bar on standard error, a line per stage of the build.
+
+    Drawn at most every ``_DRAW_EVERY`` seconds, and when a stage ends: told of every
+    page, it draws a few times a second whatever the site's size.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._drawn = -math.inf
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        now = self._clock()
+        if done < total and now - self._drawn < _DRAW_EVERY:
+            return
+        self._drawn = now
+        width = 30
+        filled = width * done // total
+        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} pages {stage}",
+              end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -106,7 +123,7 @@ def _build(args: argparse.Namespace) -> int:
         find_pages,
     )
 
-    progress = _progress if sys.stderr.isatty() and not args.quiet and len(
+    progress = _Bar() if sys.stderr.isatty() and not args.quiet and len(
         find_pages(args.site_dir, args.exclude)) >= _PROGRESS_FROM else None
     result = build_site(args.site_dir, base_url=args.base_url, settings=settings,
                         dry_run=args.dry_run, progress=progress, source_dir=args.source)

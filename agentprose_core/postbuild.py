@@ -210,13 +210,22 @@ def _convert(content: Element | None, url: str, views: Mapping[str, str],
 
 
 def _read(relatives: Sequence[str], run: _Run, pool: WorkerPool | None,
-          *, first_nav: bool = True) -> list[_Found]:
+          *, first_nav: bool = True, done: Callable[[int], None] | None = None) -> list[_Found]:
     """Each page read and converted with the run's site map; the first one's
-    navigation read whole when ``first_nav`` (it gives the reading order)."""
+    navigation read whole when ``first_nav`` (it gives the reading order). ``done(count)``
+    is called as each page is."""
     if pool is not None:
         pool.broadcast(remember, run)
     calls = [(relative, first_nav and number == 0) for number, relative in enumerate(relatives)]
-    return run_all(pool, _read_page, calls, state=WorkerState(run))
+    return run_all(pool, _read_page, calls, state=WorkerState(run), done=done)
+
+
+def _stage(progress: Callable[[str, int, int], None] | None, stage: str,
+           total: int) -> Callable[[int], None] | None:
+    """``progress`` told of the pages done so far in ``stage``, out of ``total``."""
+    if progress is None:
+        return None
+    return lambda count: progress(stage, count, total)
 
 
 def _site_record(found: Sequence[_Found], base: str, settings: Settings) -> SiteRecord:
@@ -276,12 +285,13 @@ def build_site(
     settings: Settings,
     dry_run: bool = False,
     source_dir: Path | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> BuildResult:
     """Write every agent output for the built site in ``site_dir``.
 
     ``source_dir`` is the docs folder the site was built from (MkDocs layout): pages take
-    ``modified`` from the git history of their source file there.
+    ``modified`` from the git history of their source file there. ``progress(stage, done,
+    total)`` is called as each page is ``"read"`` (and converted), then ``"written"``.
     """
     base = _check_inputs(site_dir, base_url)
     relatives = find_pages(site_dir, settings.exclude)
@@ -308,16 +318,14 @@ def _pool(pages: int, settings: Settings) -> WorkerPool | None:
 
 def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settings,
            result: BuildResult, *, pool: WorkerPool | None, dry_run: bool,
-           source_dir: Path | None, progress: Callable[[int, int], None] | None,
+           source_dir: Path | None, progress: Callable[[str, int, int], None] | None,
            left_out: Mapping[str, str]) -> BuildResult:
     # Every page's view URL, as if each had a view: the conversions start with it, and
     # the few that looked up a page found to have none are made again.
     every_view = {**left_out, **site_map((page_url_for(r, base) for r in relatives), base,
                                          settings.view_layout)}
     run = _Run(site_dir, base, settings, source_dir, every_view)
-    read = _read(relatives, run, pool)
-    if progress:
-        progress(len(read), len(read))
+    read = _read(relatives, run, pool, done=_stage(progress, "read", len(relatives)))
     paths = {f.url: f.relative for f in read}
     facts = _facts(read)
     opted_out = {page_key(f.url): NO_VIEW for f in read
@@ -352,7 +360,7 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
             pool, _write_page, [(paths[record.url], record) for record in kept],
             lambda: publish(site_dir, site, records, settings=settings, generator=generator,
                             views=False),
-            state=WorkerState(run),
+            state=WorkerState(run), done=_stage(progress, "written", len(kept)),
         )
         result.bytes_written += sum(written)
     result.diagnostics.extend(published.diagnostics)

@@ -17,7 +17,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from agentprose_core.check.checker import RULES, check_site_dir, check_target, check_url
-from agentprose_core.check.http import HttpRequest, HttpResponse, urllib_fetch
+from agentprose_core.check.client import HttpRequest, HttpResponse, urllib_fetch
 from agentprose_core.check.schema_subset import KEYWORDS, SchemaSubsetError, validate
 from agentprose_core.check.text import parse_llms_txt, parse_view
 from agentprose_core.errors import InputError

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -391,20 +392,68 @@ def test_index_cap_keeps_the_bodies_up_to_its_size(site: Path, tmp_path: Path) -
         assert (index == (whole / "agentprose.json").read_bytes()) is kept
 
 
-def test_progress_bar_only_on_a_terminal_for_a_large_site(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-) -> None:
-    site = tmp_path / "site"
-    for number in range(50):
+def _many_pages(root: Path, count: int = 50) -> Path:
+    site = root / "site"
+    for number in range(count):
         page = site / f"p{number}" / "index.html"
         page.parent.mkdir(parents=True)
         page.write_text(f"<html><head><title>P{number}</title></head><body><main>"
                         f"<h1>P{number}</h1><p>Text {number}.</p></main></body></html>")
+    return site
+
+
+@pytest.mark.parametrize("workers", [False, True], ids=["in-process", "workers"])
+def test_progress_is_told_of_each_page_as_it_is_read_then_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: bool,
+) -> None:
+    from agentprose_core.postbuild import build_site
+    from agentprose_core.settings import Settings
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # workers even on one CPU
+    site = _many_pages(tmp_path)
+    calls: list[tuple[str, int, int]] = []
+    views_then: list[int] = []
+
+    def progress(stage: str, done: int, total: int) -> None:
+        calls.append((stage, done, total))
+        views_then.append(sum(1 for _ in site.glob("p*.md")))
+
+    build_site(site, base_url=BASE, settings=Settings(workers=workers), progress=progress)
+    assert calls == [("read", n, 50) for n in range(1, 51)] + [
+        ("written", n, 50) for n in range(1, 51)]
+    assert views_then[:50] == [0] * 50  # told while reading, before any view is written
+    written = views_then[50:]
+    assert all(views >= done for views, (_, done, _) in zip(written, calls[50:], strict=True))
+    if not workers:
+        assert written == list(range(1, 51))  # told as each view is written
+
+
+def test_progress_bar_only_on_a_terminal_for_a_large_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    site = _many_pages(tmp_path)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr("agentprose_core.cli._DRAW_EVERY", 0)  # draw at every page
     assert main(["build", str(site), "--base-url", BASE]) == 0
     err = capsys.readouterr().err
-    assert "\r[" in err and "50/50 pages" in err
+    for drawn in ("1/50 pages read", "\r[###############...............] 25/50 pages read",
+                  "50/50 pages read\n", "\r[.", "1/50 pages written", "50/50 pages written\n"):
+        assert drawn in err, drawn
     assert main(["build", str(site), "--base-url", BASE, "--exclude", "p4*"]) == 0
     assert "\r[" not in capsys.readouterr().err  # 39 pages left: no bar
     assert main(["build", str(site), "--base-url", BASE, "--quiet"]) == 0
     assert "\r[" not in capsys.readouterr().err
+
+
+def test_the_bar_draws_at_most_every_tenth_of_a_second_and_at_the_end(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from agentprose_core.cli import _Bar
+
+    times = iter([0.0, 0.01, 0.05, 0.1, 0.15, 0.21, 0.22])
+    bar = _Bar(clock=lambda: next(times))
+    for done in range(1, 8):
+        bar("read", done, 7)
+    err = capsys.readouterr().err
+    assert re.findall(r"(\d+)/7 pages read", err) == ["1", "4", "6", "7"]
+    assert err.endswith("7/7 pages read\n") and err.count("\n") == 1

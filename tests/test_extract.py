@@ -12,18 +12,13 @@ import pytest
 
 from agentprose_core.convert.tree import select, select_in
 from agentprose_core.errors import ConfigError
-from agentprose_core.extract import headmeta as pagemeta
+from agentprose_core.extract import content as contents
+from agentprose_core.extract import metasources
 from agentprose_core.extract import page as extract
-from agentprose_core.extract.headmeta import normalize_lang, split_title
-from agentprose_core.extract.page import (
-    CHROME_RULES,
-    CONTENT_RULES,
-    ExtractedPage,
-    check_selector,
-    decode,
-    has_view,
-    parse_page,
-)
+from agentprose_core.extract.content import CHROME_RULES, CONTENT_RULES, check_selector
+from agentprose_core.extract.page import ExtractedPage, decode, has_view, parse_page
+from agentprose_core.extract.titles import split_title
+from agentprose_core.lang import normalize_lang
 
 FIXTURES = Path(__file__).parent / "fixtures"
 THEMES = FIXTURES / "extract"
@@ -616,8 +611,8 @@ def test_class_shortcut_changes_nothing(path: Path, monkeypatch: pytest.MonkeyPa
     def plain(root: Any, selector: str, source: str | None) -> Any:
         return select(root, selector)
 
-    monkeypatch.setattr(extract, "select_in", plain)
-    monkeypatch.setattr(pagemeta, "select_in", plain)
+    for module in (extract, contents, metasources):
+        monkeypatch.setattr(module, "select_in", plain)
     slow = parse_page(path.read_bytes(), url=URL)
     assert html_of(slow) == html_of(fast)
     assert (slow.meta, slow.no_view, slow.diagnostics) == (fast.meta, fast.no_view,
@@ -691,7 +686,7 @@ def test_chrome_rules_checked_on_the_content_s_text_find_what_the_page_s_text_fi
         return content, found.meta, found.diagnostics, found.no_view
 
     narrowed = outcome()
-    monkeypatch.setattr(extract, "_text_of_element", lambda text, element: None)
+    monkeypatch.setattr(contents, "_text_of_element", lambda text, element: None)
     assert narrowed == outcome()
 
 
@@ -700,13 +695,13 @@ def test_the_content_s_text_spans_its_lines_and_gives_up_on_carriage_returns() -
             '</main>\n<footer class="after">f</footer>\n</body></html>')
     root = lxml.html.document_fromstring(text)
     main = root.find(".//main")
-    own = extract._text_of_element(text, main)
+    own = contents._text_of_element(text, main)
     assert own is not None
     assert "inner" in own and "md-top" not in own
     footer = root.find(".//footer")
-    last = extract._text_of_element(text, footer)  # nothing follows: to the end
+    last = contents._text_of_element(text, footer)  # nothing follows: to the end
     assert last is not None and "</html>" in last.text
-    assert extract._text_of_element(text.replace("\n", "\r\n"), main) is None
+    assert contents._text_of_element(text.replace("\n", "\r\n"), main) is None
     chrome = page('<main><p>Text</p><a class="md-top" href="#">Back to top</a></main>')
     assert chrome.content is not None and b"Back to top" not in lxml.html.tostring(chrome.content)
 

@@ -144,3 +144,42 @@ def test_answered_takes_what_has_come_and_waits_only_when_asked(tmp_path: Path) 
         assert not pool.alive
     finally:
         pool.close()
+
+
+def _appears(_state: object, path: str, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while not Path(path).exists():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_done_is_told_of_each_call_as_it_finishes(tmp_path: Path) -> None:
+    calls = [(n,) for n in range(20)]
+    told: list[int] = []
+    assert run_all(None, _square, calls, state={}, done=told.append) == [n * n for n in range(20)]
+    assert told == list(range(1, 21))
+    go = tmp_path / "go"
+
+    def first_done(count: int) -> None:
+        told.append(count)
+        go.touch()
+
+    pool = WorkerPool(2, dict)
+    try:
+        told.clear()  # the second task waits for the first to be told done
+        assert run_all(pool, _appears, [(str(tmp_path), 0), (str(go), 10)],
+                       done=first_done) == [True, True]
+        assert told == [1, 2]
+        told.clear()
+        assert run_all_while(pool, _square, calls, lambda: "here", done=told.append) == (
+            [n * n for n in range(20)], "here")
+        assert told == list(range(1, 21))
+        told.clear()
+        pool.broadcast(_mark)  # each task raises in a worker: told once redone here
+        assert run_all(pool, _fail_in_a_worker, calls, state={}, done=told.append) == [
+            -n for n in range(20)]
+        assert told == list(range(1, 21))
+    finally:
+        pool.close()

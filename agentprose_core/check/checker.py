@@ -1,13 +1,13 @@
 """``agentprose check TARGET``: does a built folder or a deployed site keep the contract?
 
-Both targets run the rules of :data:`~.check_rules.SHARED_CHECKS` (``agentprose.json``
+Both targets run the rules of :data:`~.rules.SHARED_CHECKS` (``agentprose.json``
 parses and validates against the shipped schema, every post's URLs stay on the site,
 each view's front matter and body, ``llms.txt``, ``llms-full.txt``, the discovery
 links). A folder adds that pages without a view carry no discovery links; a URL adds
-the HTTP rules of :mod:`.checks_http` (content types, content negotiation, ``Vary``,
+the HTTP rules of :mod:`.http` (content types, content negotiation, ``Vary``,
 validators and ``304``), never leaving the target's origin.
 
-Every rule and its level are listed in :data:`~.check_report.RULES`; the command's exit
+Every rule and its level are listed in :data:`~.report.RULES`; the command's exit
 status is non-zero when :attr:`Report.ok` is false (an error-level problem). Schema
 validation uses :mod:`.schema_subset`, so it is complete without ``jsonschema``.
 """
@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentprose_core.check.http import HttpRequest, HttpResponse, check_url, urllib_fetch
+from agentprose_core.check.client import HttpRequest, HttpResponse, urllib_fetch
+from agentprose_core.check.http import check_url
 from agentprose_core.check.report import RULES, Problem, Report, Rule
 from agentprose_core.check.rules import (
     SHARED_CHECKS,

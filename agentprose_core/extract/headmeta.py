@@ -2,7 +2,8 @@
 
 Each field takes the first usable value in this order; a value that is there but bad
 (an unparseable date, a number where JSON-LD wants text) is reported as a
-:class:`Diagnostic` and the next source is tried.
+:class:`Diagnostic` and the next source is tried. :mod:`.metasources` gathers the
+sources, :mod:`.titles` reads the title and the site name, this module the rest.
 
 =========== ==========================================================================
 field       sources, first usable wins
@@ -35,28 +36,25 @@ site_name   ``og:site_name``; JSON-LD ``WebSite`` name; ``application-name``; wh
 from __future__ import annotations
 
 import datetime as dt
-import json
-import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from agentprose_core import urls
-from agentprose_core.convert.tree import select_in, text_of
+from agentprose_core.convert.tree import text_of
 from agentprose_core.diagnostics import Diagnostic
+from agentprose_core.extract.metasources import MetaSources, ld_text, microdata, read_sources
+from agentprose_core.extract.titles import title_and_site_name
 from agentprose_core.lang import normalize_lang
-from agentprose_core.model import ARTICLE_TYPES
 from agentprose_core.timefmt import to_utc_iso
 
 if TYPE_CHECKING:
-    from collections.abc import Container, Iterable, Iterator
+    from collections.abc import Container, Iterable
 
     from lxml import html
 
-__all__ = ["PageMeta", "normalize_lang", "read_meta", "split_title"]
+__all__ = ["PageMeta", "read_meta"]
 
-_PAGE_TYPES = ("WebPage",)
-_TITLE_SEPARATORS = (" — ", " – ", " | ", " - ", " · ", " :: ", " » ")
 _ENGLISH_DATES = ("%B %d, %Y", "%B %d, %Y %H:%M:%S", "%d %B %Y", "%d %B, %Y", "%d %B %Y %H:%M:%S")
 _GIT_DATE = ".git-revision-date-localized-plugin"
 _BLOG_POST = ".md-sidebar--post"  # Material's blog post page: its sidebar holds the post's meta
@@ -78,36 +76,6 @@ class PageMeta:
     site_name: str | None = None
 
 
-@dataclass
-class _Page:
-    """The raw sources of one page, and the diagnostics found while reading them."""
-
-    root: html.HtmlElement
-    url: str
-    meta: dict[str, list[str]]
-    ld: dict[str, Any]
-    site_ld: dict[str, Any]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    source: Container[str] | None = None
-
-    def select(self, selector: str, root: html.HtmlElement | None = None) -> list[html.HtmlElement]:
-        """Elements matching ``selector`` under ``root`` (the page), skipped at once when
-        the page's source lacks a name the selector needs."""
-        found = select_in(self.root if root is None else root, selector, self.source)
-        return cast("list[html.HtmlElement]", found)  # lxml.html trees hold HtmlElements
-
-    def tag(self, *keys: str) -> str | None:
-        """The first non-empty ``<meta>`` content under any of ``keys``."""
-        return next((v for k in keys for v in self.meta.get(k, ()) if v), None)
-
-    def values(self, key: str) -> list[str]:
-        """Every non-empty ``<meta>`` content under ``key``."""
-        return [v for v in self.meta.get(key, ()) if v]
-
-    def warn(self, code: str, message: str) -> None:
-        self.diagnostics.append(Diagnostic(code, message, self.url))
-
-
 def read_meta(
     root: html.HtmlElement, *, url: str, h1: str | None = None, source: Container[str] | None = None
 ) -> tuple[PageMeta, list[Diagnostic]]:
@@ -118,13 +86,10 @@ def read_meta(
     lets theme-specific lookups that cannot match be skipped. Nothing here raises on
     bad input.
     """
-    page = _Page(root, url, _meta_tags(root), {}, {}, source=source)
-    page.ld, page.site_ld = _json_ld(page)
-    raw_title = _head_title(root)
-    site_names = _site_names(page)
-    split = split_title(raw_title, site_names=site_names, h1=h1)
+    page = read_sources(root, url=url, source=source)
+    title, site_name = title_and_site_name(page, h1)
     meta = PageMeta(
-        title=_title(page, raw_title, h1, split[0]),
+        title=title,
         description=_description(page),
         authors=_authors(page),
         published=_published(page),
@@ -133,158 +98,21 @@ def read_meta(
         image=_image(page),
         lang=_lang(page),
         canonical=_canonical(page),
-        site_name=site_names[0] if site_names else split[1],
+        site_name=site_name,
     )
     return meta, page.diagnostics
-
-
-# --- sources ---------------------------------------------------------------------------
-
-
-def _meta_tags(root: html.HtmlElement) -> dict[str, list[str]]:
-    """Every ``<meta content>`` by lower-cased name, property or ``http-equiv:`` name."""
-    found: dict[str, list[str]] = {}
-    for element in root.iter("meta"):
-        content = " ".join((element.get("content") or "").split())
-        keys = [element.get("name"), element.get("property")]
-        equiv = element.get("http-equiv")
-        keys.append(f"http-equiv:{equiv}" if equiv else None)
-        for key in {k.strip().lower() for k in keys if k}:
-            found.setdefault(key, []).append(content)
-    return found
-
-
-def _head_title(root: html.HtmlElement) -> str | None:
-    for title in root.xpath("/html/head/title | /html/title"):
-        text = text_of(title)
-        if text:
-            return text
-    return None
-
-
-def _json_ld(page: _Page) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The page's article (or web page) node and its web site node, empty if none."""
-    nodes = list(_json_ld_nodes(page))
-    article = next((n for n in nodes if _types(n) & set(ARTICLE_TYPES)), None)
-    if article is None:
-        article = next((n for n in nodes if _types(n) & set(_PAGE_TYPES)), {})
-    site = next((n for n in nodes if "WebSite" in _types(n)), {})
-    return article, site
-
-
-def _json_ld_nodes(page: _Page) -> Iterator[dict[str, Any]]:
-    for script in page.root.iter("script"):
-        kind = (script.get("type") or "").split(";")[0].strip().lower()
-        if kind != "application/ld+json":
-            continue
-        try:
-            data = json.loads(script.text or "")
-        except (ValueError, RecursionError) as error:
-            page.warn("bad-json-ld", f"Ignoring a JSON-LD block that is not valid JSON: {error}")
-            continue
-        for item in data if isinstance(data, list) else [data]:
-            if isinstance(item, dict):
-                yield item
-                graph = item.get("@graph")
-                if isinstance(graph, list):
-                    yield from (node for node in graph if isinstance(node, dict))
-
-
-def _types(node: dict[str, Any]) -> set[str]:
-    kinds = node.get("@type")
-    names = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else []
-    return {re.split(r"[/:#]", name)[-1] for name in names if isinstance(name, str)}
-
-
-def _ld_text(page: _Page, key: str) -> str | None:
-    value = page.ld.get(key)
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return " ".join(value.split()) or None
-    page.warn("bad-json-ld", f"Ignoring JSON-LD {key!r}: text expected, not {value!r}.")
-    return None
-
-
-def _microdata(page: _Page, prop: str) -> list[str]:
-    values = []
-    for element in page.select(f"[itemprop~={prop}]"):
-        scoped = element.get("itemscope") is not None
-        names = page.select("[itemprop~=name]", element) if scoped else []
-        source = names[0] if names else element
-        value = source.get("datetime") or source.get("content") or text_of(source)
-        if value:
-            values.append(value)
-    return values
 
 
 # --- fields ------------------------------------------------------------------------------
 
 
-def _title(page: _Page, raw_title: str | None, h1: str | None, stripped: str | None) -> str | None:
-    og_title = page.tag("og:title")
-    if og_title == raw_title:
-        og_title = None  # a copy of the tool's <title>, with the site name in it
-    elif og_title:
-        og_title = _without_site(og_title, _site_names(page))[0]
-    return _ld_text(page, "headline") or _ld_text(page, "name") or og_title or (
-        page.tag("dc.title", "dcterms.title") or h1 or stripped
-    )
-
-
-def _without_site(title: str, site_names: Iterable[str]) -> tuple[str, str | None]:
-    """``title`` without a known site name before or after a separator."""
-    for name in site_names:
-        for sep in _TITLE_SEPARATORS:
-            if title.endswith(sep + name) and title[: -len(sep + name)].strip():
-                return title[: -len(sep + name)].strip(), name
-            if title.startswith(name + sep) and title[len(name + sep) :].strip():
-                return title[len(name + sep) :].strip(), name
-    return title, None
-
-
-def split_title(
-    title: str | None, *, site_names: Iterable[str] = (), h1: str | None = None
-) -> tuple[str | None, str | None]:
-    """A tool's ``<title>`` split into the page's own title and the site name.
-
-    Tries the known site names, then the page's ``<h1>``, then the separators that
-    themes put between the two (Sphinx ``Page — Project``, MkDocs ``Page - Site``,
-    Docusaurus and Hugo ``Page | Site``).
-
-    >>> split_title("Install — Proj 1.0 documentation")
-    ('Install', 'Proj 1.0 documentation')
-    """
-    if not title:
-        return None, None
-    page_title, site = _without_site(title, site_names)
-    if site:
-        return page_title, site
-    if h1:
-        for sep in _TITLE_SEPARATORS:
-            if title.startswith(h1 + sep):
-                return h1, title[len(h1 + sep) :].strip() or None
-    for sep in _TITLE_SEPARATORS:
-        head, found, tail = title.rpartition(sep)
-        if found and head.strip() and tail.strip():
-            return head.strip(), tail.strip()
-    return title, None
-
-
-def _site_names(page: _Page) -> tuple[str, ...]:
-    name = page.site_ld.get("name")
-    ld_name = " ".join(name.split()) if isinstance(name, str) else None
-    found = (page.tag("og:site_name"), ld_name, page.tag("application-name"))
-    return tuple(dict.fromkeys(n for n in found if n))
-
-
-def _description(page: _Page) -> str | None:
-    return _ld_text(page, "description") or page.tag(
+def _description(page: MetaSources) -> str | None:
+    return ld_text(page, "description") or page.tag(
         "og:description", "description", "dc.description", "dcterms.description"
     )
 
 
-def _names(page: _Page, value: object) -> list[str]:
+def _names(page: MetaSources, value: object) -> list[str]:
     """Author names from a JSON-LD ``author``: text, an object with a name, or a list."""
     items = value if isinstance(value, list) else [value]
     names = []
@@ -308,7 +136,7 @@ def _split(values: Iterable[str]) -> tuple[str, ...]:
     return _unique(part for value in values for part in value.split(","))
 
 
-def _authors(page: _Page) -> tuple[str, ...]:
+def _authors(page: MetaSources) -> tuple[str, ...]:
     if page.ld.get("author") is not None:
         names = _unique(_names(page, page.ld["author"]))
         if names:
@@ -316,7 +144,7 @@ def _authors(page: _Page) -> tuple[str, ...]:
     blog = page.select(f"{_BLOG_POST} .md-post__authors .md-profile__description strong")
     candidates = (
         [a for a in page.values("article:author") if not a.startswith(("http:", "https:"))],
-        _microdata(page, "author"),
+        microdata(page, "author"),
         [text_of(e) for e in blog],
         page.values("author"),
         page.values("dc.creator") + page.values("dcterms.creator"),
@@ -324,7 +152,7 @@ def _authors(page: _Page) -> tuple[str, ...]:
     return next((found for found in map(_unique, candidates) if found), ())
 
 
-def _time(page: _Page, what: str, candidates: Iterable[tuple[str, object]]) -> str | None:
+def _time(page: MetaSources, what: str, candidates: Iterable[tuple[str, object]]) -> str | None:
     """The first candidate that is a time; the bad ones before it are reported."""
     for source, value in candidates:
         if value is None or value == "":
@@ -336,12 +164,12 @@ def _time(page: _Page, what: str, candidates: Iterable[tuple[str, object]]) -> s
     return None
 
 
-def _published(page: _Page) -> str | None:
+def _published(page: MetaSources) -> str | None:
     blog = page.select(f"{_BLOG_POST} .md-post__meta time[datetime]")
     return _time(page, "the publication date", [
         ("JSON-LD datePublished", page.ld.get("datePublished")),
         ("article:published_time", page.tag("article:published_time")),
-        *(("microdata datePublished", v) for v in _microdata(page, "datePublished")[:1]),
+        *(("microdata datePublished", v) for v in microdata(page, "datePublished")[:1]),
         ("the Material blog", blog[0].get("datetime") if blog else None),
         *((f"<meta name={k}>", page.tag(k)) for k in (
             "date", "dc.date", "dcterms.date", "dcterms.created", "dc.date.created",
@@ -349,13 +177,13 @@ def _published(page: _Page) -> str | None:
     ])
 
 
-def _modified(page: _Page) -> str | None:
+def _modified(page: MetaSources) -> str | None:
     blog = page.select(f"{_BLOG_POST} .md-post__meta time[datetime]")
     return _time(page, "the modification date", [
         ("JSON-LD dateModified", page.ld.get("dateModified")),
         ("article:modified_time", page.tag("article:modified_time")),
         ("og:updated_time", page.tag("og:updated_time")),
-        *(("microdata dateModified", v) for v in _microdata(page, "dateModified")[:1]),
+        *(("microdata dateModified", v) for v in microdata(page, "dateModified")[:1]),
         *((f"<meta name={k}>", page.tag(k)) for k in (
             "dcterms.modified", "dc.date.modified", "last-modified")),
         ("the Material blog", blog[1].get("datetime") if len(blog) > 1 else None),
@@ -363,7 +191,7 @@ def _modified(page: _Page) -> str | None:
     ])
 
 
-def _git_revision_date(page: _Page) -> str | None:
+def _git_revision_date(page: MetaSources) -> str | None:
     """The "last update" of Material's source-file footer or the plugin's own span."""
     times = page.select(".md-source-file time[datetime]")
     if times:
@@ -395,7 +223,7 @@ def _english_date(text: str) -> str | None:
     return None
 
 
-def _keywords(page: _Page) -> tuple[str, ...]:
+def _keywords(page: MetaSources) -> tuple[str, ...]:
     value = page.ld.get("keywords")
     if isinstance(value, str):
         found = _split([value])
@@ -414,7 +242,7 @@ def _keywords(page: _Page) -> tuple[str, ...]:
     return found or next((tags for tags in candidates if tags), ())
 
 
-def _absolute(page: _Page, what: str, href: str | None) -> str | None:
+def _absolute(page: MetaSources, what: str, href: str | None) -> str | None:
     if not href or urls.unsafe_scheme(href):
         return None
     absolute = urls.resolve(href, page.url)
@@ -424,7 +252,7 @@ def _absolute(page: _Page, what: str, href: str | None) -> str | None:
     return absolute
 
 
-def _ld_image(page: _Page) -> str | None:
+def _ld_image(page: MetaSources) -> str | None:
     value = page.ld.get("image")
     for item in value if isinstance(value, list) else [value]:
         url = (item.get("url") or item.get("contentUrl")) if isinstance(item, dict) else item
@@ -435,14 +263,14 @@ def _ld_image(page: _Page) -> str | None:
     return None
 
 
-def _image(page: _Page) -> str | None:
+def _image(page: MetaSources) -> str | None:
     href = _ld_image(page) or page.tag(
         "og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"
     )
     return _absolute(page, "image", href)
 
 
-def _lang(page: _Page) -> str | None:
+def _lang(page: MetaSources) -> str | None:
     root = page.root
     ld_lang = page.ld.get("inLanguage")
     candidates = (
@@ -463,7 +291,7 @@ def _lang(page: _Page) -> str | None:
     return None
 
 
-def _canonical(page: _Page) -> str | None:
+def _canonical(page: MetaSources) -> str | None:
     for link in page.root.iter("link"):
         if "canonical" in (link.get("rel") or "").lower().split():
             return _absolute(page, "canonical URL", link.get("href"))

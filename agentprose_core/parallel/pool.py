@@ -183,12 +183,14 @@ class WorkerPool:
         """False once every worker that was started has ended (none started: True)."""
         return not self._workers or bool(self._alive)
 
-    def gather(self) -> dict[int, Any]:
+    def gather(self, *, each: Callable[[int, Any], None] | None = None) -> dict[int, Any]:
         """The answers that came in since the last call, by ticket, once every task
-        submitted so far has one."""
+        submitted so far has one; ``each(ticket, answer)`` is called as each comes in."""
         found: dict[int, Any] = {}
         while any(self._workers[n].outstanding for n in self._alive):
-            self._take(self._answers.get(), found)
+            for ticket in self._take(self._answers.get(), found):
+                if each is not None:
+                    each(ticket, found[ticket])
         return found
 
     def answered(self, *, wait: bool = False) -> dict[int, Any]:
@@ -204,17 +206,20 @@ class WorkerPool:
                 return found
             self._take(answer, found)
 
-    def _take(self, answer: tuple[int, int, Any], found: dict[int, Any]) -> None:
+    def _take(self, answer: tuple[int, int, Any], found: dict[int, Any]) -> list[int]:
+        """Put ``answer`` in ``found``; returns the tickets it answered."""
         number, ticket, value = answer
         worker = self._workers[number]
         if ticket == _GONE:
             self._alive.discard(number)
-            for lost in worker.outstanding:
-                found[lost] = Failed("the worker process ended")
+            lost = sorted(worker.outstanding)
+            for each in lost:
+                found[each] = Failed("the worker process ended")
             worker.outstanding.clear()
-        else:
-            worker.outstanding.discard(ticket)
-            found[ticket] = value
+            return lost
+        worker.outstanding.discard(ticket)
+        found[ticket] = value
+        return [ticket]
 
     def release(self) -> None:
         """Ask every worker to stop once its tasks are done, without waiting for it: a
@@ -234,37 +239,76 @@ class WorkerPool:
 
 def run_all(
     pool: WorkerPool | None, function: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
-    *, state: WorkerState | None = None,
+    *, state: WorkerState | None = None, done: Callable[[int], None] | None = None,
 ) -> list[Any]:
     """``function(state, *args)`` for each args of ``calls``, in order: on ``pool``'s
-    workers if there is one (tasks that fail there run again here), else here."""
+    workers if there is one (tasks that fail there run again here), else here.
+
+    ``done(count)`` is called each time one more call has finished, in whatever order
+    they finish (``count`` goes 1, 2, … ``len(calls)``).
+    """
     if pool is None:
-        return [function(state, *args) for args in calls]
+        return _here(function, calls, state, done)
     tickets = [pool.submit(function, *args) for args in calls]
-    return _answers(pool, function, calls, tickets, state)
+    return _answers(pool, function, calls, tickets, state, done=done)
 
 
 def run_all_while(
     pool: WorkerPool | None, function: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
     meanwhile: Callable[[], T], *, state: WorkerState | None = None,
+    done: Callable[[int], None] | None = None,
 ) -> tuple[list[Any], T]:
     """:func:`run_all`, and ``meanwhile()`` run here while the workers work (before the
     tasks, without workers)."""
     if pool is None:
-        done = meanwhile()
-        return run_all(None, function, calls, state=state), done
+        finished = meanwhile()
+        return _here(function, calls, state, done), finished
     tickets = [pool.submit(function, *args) for args in calls]
-    done = meanwhile()
-    return _answers(pool, function, calls, tickets, state), done
+    finished = meanwhile()
+    return _answers(pool, function, calls, tickets, state, done=done), finished
+
+
+def _here(function: Callable[..., Any], calls: Sequence[tuple[Any, ...]], state: Any,
+          done: Callable[[int], None] | None) -> list[Any]:
+    if done is None:
+        return [function(state, *args) for args in calls]
+    results = []
+    for args in calls:
+        results.append(function(state, *args))
+        done(len(results))
+    return results
+
+
+class _Count:
+    """The calls of one :func:`run_all` finished so far, told to ``done`` as they finish:
+    a worker's answer counts when it comes in, a failed task once it is redone here."""
+
+    def __init__(self, tickets: Sequence[int], done: Callable[[int], None] | None) -> None:
+        self.tickets = frozenset(tickets)
+        self.done = done
+        self.count = 0
+
+    def answered(self, ticket: int, answer: Any) -> None:
+        if ticket in self.tickets and not isinstance(answer, Failed):
+            self.finished()
+
+    def finished(self) -> None:
+        self.count += 1
+        if self.done is not None:
+            self.done(self.count)
 
 
 def _answers(pool: WorkerPool, function: Callable[..., Any],
              calls: Sequence[tuple[Any, ...]], tickets: Sequence[int],
-             state: WorkerState | None) -> list[Any]:
-    answers = pool.gather()
+             state: WorkerState | None, *, done: Callable[[int], None] | None) -> list[Any]:
+    count = _Count(tickets, done)
+    answers = pool.gather(each=count.answered if done is not None else None)
     failed = Failed("not sent: the worker process had ended")
-    return [
-        function(state, *args) if isinstance(answers.get(ticket, failed), Failed)
-        else answers[ticket]
-        for ticket, args in zip(tickets, calls, strict=True)
-    ]
+    results = []
+    for ticket, args in zip(tickets, calls, strict=True):
+        answer = answers.get(ticket, failed)
+        if isinstance(answer, Failed):
+            answer = function(state, *args)
+            count.finished()
+        results.append(answer)
+    return results

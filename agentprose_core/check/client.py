@@ -1,0 +1,172 @@
+"""The check's only way to the network: one origin, a request budget, a cache.
+
+:class:`Client` never leaves the target's origin (a URL or redirect elsewhere is a
+``http-off-origin`` problem, not a request), stops at a request budget and follows at
+most five same-origin redirects. The transport is an injectable :data:`Fetch`
+function; :func:`urllib_fetch` (stdlib, no redirects followed on its own) is the
+default.
+"""
+
+from __future__ import annotations
+
+import http.client
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
+from urllib.parse import urljoin
+
+from agentprose_core.check.rules import same_origin
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from agentprose_core.check.report import Report
+
+__all__ = ["MAX_BODY", "MAX_REDIRECTS", "Client", "Fetch", "HttpRequest", "HttpResponse",
+           "urllib_fetch"]
+
+MAX_BODY = 64 * 1024 * 1024
+MAX_REDIRECTS = 5
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_USER_AGENT = "agentprose-check"
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    """One request: always a GET or HEAD to an absolute URL."""
+
+    method: str
+    url: str
+    headers: Mapping[str, str]
+    timeout: float
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    """One response, redirects not followed; header names in lower case."""
+
+    status: int
+    url: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes = b""
+
+    def header(self, name: str) -> str:
+        return self.headers.get(name.lower(), "")
+
+    @property
+    def media_type(self) -> str:
+        return self.header("content-type").split(";")[0].strip().lower()
+
+    @property
+    def charset(self) -> str:
+        for param in self.header("content-type").split(";")[1:]:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "charset":
+                return value.strip().strip('"').lower()
+        return ""
+
+    def validator(self) -> tuple[str, str] | None:
+        """The conditional header that revalidates this response, if it allows one."""
+        if self.header("etag"):
+            return "If-None-Match", self.header("etag")
+        if self.header("last-modified"):
+            return "If-Modified-Since", self.header("last-modified")
+        return None
+
+    def varies_on_accept(self) -> bool:
+        tokens = {token.strip().lower() for token in self.header("vary").split(",")}
+        return "accept" in tokens or "*" in tokens
+
+
+Fetch: TypeAlias = Callable[[HttpRequest], HttpResponse]
+"""Sends one request and returns its answer without following redirects."""
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: object, **kwargs: object) -> None:
+        return None  # the Client decides, so that no redirect leaves the origin
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
+def urllib_fetch(request: HttpRequest) -> HttpResponse:
+    """Send ``request`` with urllib; a 3xx, 4xx or 5xx is returned, not raised.
+
+    Raises :class:`OSError` (timeouts, refused connections, bodies over 64 MiB) and
+    :class:`http.client.HTTPException` for what never became a response.
+    """
+    headers = {"User-Agent": _USER_AGENT, **request.headers}
+    prepared = urllib.request.Request(request.url, headers=headers, method=request.method)
+    try:
+        response = _OPENER.open(prepared, timeout=request.timeout)
+    except urllib.error.HTTPError as error:
+        response = error
+    with response:
+        body = response.read(MAX_BODY + 1)
+        if len(body) > MAX_BODY:
+            raise OSError(f"{request.url}: the answer is larger than {MAX_BODY} bytes")
+        names = {name.lower() for name in response.headers}
+        found = {name: ", ".join(response.headers.get_all(name) or ()) for name in names}
+        return HttpResponse(response.status or 0, request.url, found, body)
+
+
+class Client:
+    """The only way the check reaches the network: one origin, a budget, a cache."""
+
+    def __init__(self, origin: str, fetch: Fetch, *,
+                 report: Report, timeout: float, max_requests: int) -> None:
+        self.origin = origin
+        self.fetch = fetch
+        self.report = report
+        self.timeout = timeout
+        self.max_requests = max_requests
+        self.skipped = 0
+        self.cache: dict[tuple[str, str], HttpResponse | None] = {}
+        self.refused: set[str] = set()
+
+    def get(self, url: str, *, accept: str, extra: Mapping[str, str] | None = None,
+            method: str = "GET") -> HttpResponse | None:
+        """The answer for ``url`` after same-origin redirects, or None (reason reported).
+
+        Plain GETs are cached per URL and ``Accept`` header.
+        """
+        key = (url, accept)
+        if not extra and method == "GET" and key in self.cache:
+            return self.cache[key]
+        response = self._follow(url, {"Accept": accept, **(extra or {})}, method)
+        if not extra and method == "GET":
+            self.cache[key] = response
+        return response
+
+    def cached(self, url: str, accept: str) -> HttpResponse | None:
+        return self.cache.get((url, accept))
+
+    def _follow(self, url: str, headers: dict[str, str], method: str) -> HttpResponse | None:
+        for _ in range(MAX_REDIRECTS + 1):
+            response = self._once(url, headers, method)
+            location = response.header("location") if response else ""
+            if response is None or response.status not in _REDIRECTS or not location:
+                return response
+            url = urljoin(url, location)
+        self.report.add("http-error", url, f"more than {MAX_REDIRECTS} redirects")
+        return None
+
+    def _once(self, url: str, headers: dict[str, str], method: str) -> HttpResponse | None:
+        if not same_origin(url, self.origin):
+            if url not in self.refused:
+                self.refused.add(url)
+                self.report.add("http-off-origin", url, f"not fetched: not on {self.origin}")
+            return None
+        if self.report.requests >= self.max_requests:
+            self.skipped += 1
+            return None
+        self.report.requests += 1
+        try:
+            response = self.fetch(HttpRequest(method, url, dict(headers), self.timeout))
+        except (OSError, http.client.HTTPException, ValueError) as error:
+            self.report.add("http-error", url, f"{type(error).__name__}: {error}")
+            return None
+        return HttpResponse(response.status, url, response.headers, response.body)
