@@ -118,10 +118,9 @@ def _build(args: argparse.Namespace) -> int:
         "site_description": args.description,
         "preprocess": args.preprocess,
     })
-    from agentprose_core.postbuild import (  # each command imports what it runs
-        build_site,
-        find_pages,
-    )
+    # Each command imports what it runs.
+    from agentprose_core.extract.builtsite import find_pages
+    from agentprose_core.postbuild import build_site
 
     progress = _Bar() if sys.stderr.isatty() and not args.quiet and len(
         find_pages(args.site_dir, args.exclude)) >= _PROGRESS_FROM else None

@@ -8,14 +8,12 @@ else from git, else from the file's modification time (with a warning).
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
 import os
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from agentprose_core import __version__
 from agentprose_core.convert.fences import SourceFence, fences_of
@@ -23,6 +21,7 @@ from agentprose_core.convert.fragment import Conversion, convert_element, conver
 from agentprose_core.convert.tree import Element, detached
 from agentprose_core.diagnostics import Diagnostic, unique
 from agentprose_core.errors import InputError
+from agentprose_core.extract.builtsite import find_pages, page_url_for, source_of
 from agentprose_core.extract.navorder import NavEntry, rendered_nav
 from agentprose_core.extract.page import decode, has_view, parse_page, without_large_navs
 from agentprose_core.files import update_in_place
@@ -38,7 +37,7 @@ from agentprose_core.parallel.pool import (
 )
 from agentprose_core.parallel.speculative import RecordingMap, Speculative, changed_keys
 from agentprose_core.records.dates import LastChanged
-from agentprose_core.records.metadata import PageFacts, read_metadata
+from agentprose_core.records.metadata import PageFacts, head_facts, read_metadata
 from agentprose_core.records.page import make_record, neighbours
 from agentprose_core.records.site import is_excluded
 from agentprose_core.records.sources import Source, read_source
@@ -56,13 +55,12 @@ from agentprose_core.urls import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
-    from agentprose_core.extract.headmeta import PageMeta
     from agentprose_core.extract.page import ExtractedPage
     from agentprose_core.settings import Settings
 
-__all__ = ["BuildResult", "build_site", "find_pages", "page_url_for"]
+__all__ = ["BuildResult", "build_site"]
 
 @dataclass
 class BuildResult:
@@ -99,58 +97,6 @@ class _Found:
     nav: tuple[NavEntry, ...] = ()
     summary: str = ""  # of the conversion's Markdown, made in the worker that converted it
     source_meta: dict[str, Any] | None = None  # its source's front matter (--source)
-
-
-def find_pages(site_dir: Path, exclude: Sequence[str] = ()) -> list[str]:
-    """The HTML files of a built site, as sorted POSIX paths relative to ``site_dir``.
-
-    Symlinked folders are not entered, and files reached through a symlink that leaves
-    the site are skipped.
-    """
-    root = site_dir.resolve()
-    found = []
-    for relative, path, linked in _html_files(site_dir):
-        if linked and root not in Path(path).resolve().parents:
-            continue
-        if not any(fnmatch.fnmatch(relative, pattern) for pattern in exclude):
-            found.append(relative)
-    return sorted(found, key=_reading_key)
-
-
-def _html_files(site_dir: Path) -> Iterator[tuple[str, str, bool]]:
-    """Each ``*.html`` file under ``site_dir``: its relative POSIX path, its path, and
-    whether it is a symlink. One ``scandir`` per folder (``Path.rglob`` costs five
-    times as much on a site of a folder per page); unreadable folders are skipped."""
-    folders = [("", os.fspath(site_dir))]
-    while folders:
-        prefix, folder = folders.pop()
-        try:
-            with os.scandir(folder) as entries:
-                listed = list(entries)
-        except OSError:
-            continue
-        for entry in listed:
-            if entry.is_dir(follow_symlinks=False):
-                folders.append((f"{prefix}{entry.name}/", entry.path))
-            elif fnmatch.fnmatch(entry.name, "*.html") and entry.is_file():
-                yield prefix + entry.name, entry.path, entry.is_symlink()
-
-
-def _reading_key(relative: str) -> tuple[str, ...]:
-    """Directory order with each directory's index page first."""
-    parts = relative.split("/")
-    if parts[-1] in ("index.html", "index.htm"):
-        parts = parts[:-1]
-    return tuple(parts)
-
-
-def page_url_for(relative: str, base_url: str) -> str:
-    """The URL a file of the built site is served at (``a/index.html`` -> ``…/a/``),
-    percent-encoded (``café notes.html`` -> ``caf%C3%A9%20notes.html``)."""
-    if relative == "index.html":
-        return base_url
-    path = relative[: -len("index.html")] if relative.endswith("/index.html") else relative
-    return base_url + quote(path, safe="/")
 
 
 def _check_inputs(site_dir: Path, base_url: str) -> str:
@@ -260,22 +206,6 @@ def _sections(found: Sequence[_Found], base: str) -> dict[str, tuple[str, ...]]:
         top = base + parts[0] + "/"
         sections[page.url] = (titles.get(top) or parts[0].replace("-", " ").title(),)
     return sections
-
-
-def source_of(relative: str, source_dir: Path) -> Path | None:
-    """The Markdown source a MkDocs-style build made ``relative`` from, if it exists.
-
-    ``a/b/index.html`` comes from ``a/b.md``, ``a/b/index.md`` or ``a/b/README.md``;
-    ``a/b.html`` from ``a/b.md``; ``index.html`` from ``index.md`` or ``README.md``.
-    """
-    stem = relative[: -len(".html")] if relative.endswith(".html") else relative
-    if stem == "index" or stem.endswith("/index"):
-        folder = stem[: -len("index")]
-        names = [folder.rstrip("/") + ".md"] if folder else []
-        names += [folder + "index.md", folder + "README.md"]
-    else:
-        names = [stem + ".md"]
-    return next((source_dir / name for name in names if (source_dir / name).is_file()), None)
 
 
 def build_site(
@@ -447,34 +377,13 @@ def _records(
         dated = _dated_file(site_dir, page.relative, source_dir)
         records.append(make_record(
             url=page.url, markdown_url=views[page_key(page.url)], conversion=conversion,
-            facts=_page_facts(meta, facts.get(page.url), site), tool_title=meta.title,
+            facts=head_facts(meta, facts.get(page.url), site), tool_title=meta.title,
             untitled=page.relative, summary=summary, modified=partial(modified.of, dated),
             section=sections.get(page_key(page.url) if nav_sections else page.url, ()),
             prev=prev, next=next_, lang=meta.lang, in_nav=page.url in around,
         ))
     result.diagnostics.extend(modified.notes())
     return records
-
-
-def _page_facts(meta: PageMeta, source: PageFacts | None, site: SiteRecord) -> PageFacts:
-    """What the page says of itself: its source's front matter (``--source``) first,
-    as the MkDocs plugin reads it, then its head's metadata. Without a source, the
-    head's title (its metadata's, else the content's ``<h1>``) is the page's; with
-    one, the ``<h1>`` comes before the head's. A description that only repeats the
-    site's (themes copy it into every page) is not the page's."""
-    own = meta.description if meta.description != site.description else None
-    title = source.title if source is not None else meta.title
-    source = source or PageFacts()
-    return dataclasses.replace(
-        source,
-        title=title,
-        description=source.description or own,
-        modified=source.modified or meta.modified,
-        published=source.published or meta.published,
-        authors=source.authors or meta.authors,
-        tags=source.tags or meta.tags,
-        image=source.image or meta.image,
-    )
 
 
 def _write_page(state: WorkerState, relative: str, record: PageRecord) -> int:

@@ -43,10 +43,10 @@ from agentprose_core.parallel.speculative import conversion_pool, warm_up
 from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.metadata import opted_out, read_metadata
 from agentprose_core.records.page import neighbours
-from agentprose_core.records.site import is_source_excluded
+from agentprose_core.records.site import is_source_excluded, site_views
 from agentprose_core.records.store import RecordStore
 from agentprose_core.settings import Settings
-from agentprose_core.urls import NO_VIEW, page_key, view_collisions, views_of
+from agentprose_core.urls import page_key
 
 from .config import checked_base_url, checked_settings
 from .order import ReadingOrder, reading_order
@@ -88,12 +88,9 @@ class Plan:
     neighbours: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
     last_changed: LastChanged | None = None
     cache: ConversionCache | None = None
-    site_digest: str = ""
     pool: WorkerPool | None = None  # the one worker of a serial or incremental build
     pages: SitePages | None = None  # what every page's outputs share
     deferred: DeferredPages | None = None  # pages handed to the worker
-    finishing: int | None = None  # the worker's ticket for the site files
-    answers: dict[int, Any] = field(default_factory=dict)  # the worker's, not yet used
     written: set[str] = field(default_factory=set)  # documents this build writes
 
 
@@ -161,29 +158,12 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if plan is None:
         return []
     plan.order = reading_order(env, app.config.root_doc)
-    every = {docname: _page_url(app, plan, docname) for docname in plan.order.docs}
-    urls = {docname: url for docname, url in every.items()
-            if _gets_view(env, docname, plan.settings.exclude)}
-    layout = plan.settings.view_layout
-    views = views_of(urls.values(), plan.base_url, layout)
-    for docname, url in every.items():  # a page left out: links to it lose their link
-        plan.site_map[page_key(url)] = views.get(url, NO_VIEW)
-        if url in views:
-            plan.views[docname] = views[url]
-    try:
-        _log(Diagnostic("view-collision", message)
-             for message in view_collisions(urls.values(), plan.base_url, layout))
-    except AgentproseError as error:
-        raise ExtensionError(f"agentprose: {error}") from error
-    listed = [doc for doc in plan.order.docs if doc in plan.views and doc in plan.order.in_toctree]
-    around = neighbours([urls[doc] for doc in listed])
-    plan.neighbours = {doc: around[urls[doc]] for doc in listed}
-    plan.site_digest = site_digest(plan.site_map)
+    _plan_views(app, env, plan)
     if plan.settings.cache:
         plan.cache = ConversionCache(_cache_dir(app))
     plan.pages = SitePages(
         outdir=Path(app.outdir), base_url=plan.base_url, settings=plan.settings,
-        site=_site(app, plan), site_map=plan.site_map, site_digest=plan.site_digest,
+        site=_site(app, plan), site_map=plan.site_map, site_digest=site_digest(plan.site_map),
         cache=plan.cache, records=plan.records,
     )
     # A first build that writes serially leaves a CPU idle, if there is one: the worker
@@ -194,6 +174,24 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         fill = HeadFill(marker(secrets.token_hex(8)), app.config.html_output_encoding)
         plan.deferred = DeferredPages(plan.pool, plan.pages, fill)
     return []
+
+
+def _plan_views(app: Sphinx, env: BuildEnvironment, plan: Plan) -> None:
+    """Which documents get a view, the site map, and prev/next in toctree order."""
+    every = {docname: _page_url(app, plan, docname) for docname in plan.order.docs}
+    urls = {docname: url for docname, url in every.items()
+            if _gets_view(env, docname, plan.settings.exclude)}
+    left_out = [url for docname, url in every.items() if docname not in urls]
+    try:
+        plan.site_map, notes = site_views(list(urls.values()), left_out, plan.base_url,
+                                          plan.settings.view_layout)
+    except AgentproseError as error:
+        raise ExtensionError(f"agentprose: {error}") from error
+    _log(notes)
+    plan.views = {docname: plan.site_map[page_key(url)] for docname, url in urls.items()}
+    listed = [doc for doc in plan.order.docs if doc in urls and doc in plan.order.in_toctree]
+    around = neighbours([urls[doc] for doc in listed])
+    plan.neighbours = {doc: around[urls[doc]] for doc in listed}
 
 
 def _cache_dir(app: Sphinx) -> Path:
@@ -254,15 +252,12 @@ def html_page_context(
 def _hand_over(app: Sphinx, plan: Plan, job: PageJob) -> str | None:
     """Send the page to the worker, if there is one here; the marker its head then
     holds until the worker fills it in, else None."""
-    deferred = plan.deferred
-    if deferred is None or plan.pool is None or not deferred.here:
-        return None
-    _take_answers(plan, plan.pool.answered(wait=deferred.backlogged))
-    if not deferred.accepts():  # known only once the answers are taken
+    if plan.deferred is None:
         return None
     page = Path(app.builder.get_outfilename(job.docname))  # type: ignore[attr-defined]
-    deferred.submit(job, page)
-    return deferred.fill.marker
+    tags, notes = _guarded(plan.deferred.hand_over, job, page)
+    _log_notes(notes)
+    return tags
 
 
 def _guarded(function: Callable[..., T], *args: Any) -> T:
@@ -270,13 +265,6 @@ def _guarded(function: Callable[..., T], *args: Any) -> T:
         return function(*args)
     except AgentproseError as error:
         raise ExtensionError(str(error)) from error
-
-
-def _take_answers(plan: Plan, answers: dict[int, Any]) -> None:
-    """Log what the worker answered for pages; keep its other answers."""
-    plan.answers.update(answers)
-    if plan.deferred is not None:
-        _log_notes(_guarded(plan.deferred.take, plan.answers))
 
 
 def _log_notes(notes: Iterable[Note]) -> None:
@@ -297,11 +285,11 @@ def html_collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
     # Every page is written: the worker fills in the last heads, then writes the site
     # files while Sphinx writes its indexes and copies its static files.
     plan = _plan(app)
-    if plan is not None and plan.pool is not None:
-        if plan.deferred is not None:
+    if plan is not None and plan.deferred is not None:
+        if _extra_files_clash(app, plan):
             plan.deferred.all_written()
-        if not _extra_files_clash(app, plan):
-            plan.finishing = plan.pool.submit(finish_site, _site_job(app, plan))
+        else:
+            plan.deferred.write_site_files(_site_job(app, plan))
     return []
 
 
@@ -316,7 +304,6 @@ def build_finished(app: Sphinx, exception: BaseException | None) -> None:
         pool.release()  # stops once its tasks are done
     try:
         if exception is None:
-            _finish_pages(plan)
             notes = _site_files(app, plan)
             _log(notes + (plan.last_changed.notes() if plan.last_changed else []))
             remember_head(plan)
@@ -326,21 +313,14 @@ def build_finished(app: Sphinx, exception: BaseException | None) -> None:
             pool.close()
 
 
-def _finish_pages(plan: Plan) -> None:
-    """Wait for the worker's last answers; fill in any head it left unfilled."""
-    if plan.pool is None or plan.deferred is None:
-        return
-    _take_answers(plan, plan.pool.gather())
-    _log_notes(plan.deferred.finish())
-
-
 def _site_files(app: Sphinx, plan: Plan) -> list[Diagnostic]:
-    """The notes of writing the site files: the worker's, or of writing them now (also
-    when the worker failed, or failed a page after it had them: errors are raised
-    here)."""
-    if plan.finishing is not None and not (plan.deferred and plan.deferred.redone):
-        notes = plan.answers.get(plan.finishing)
-        if isinstance(notes, list):
+    """The notes of the worker's last pages and of writing the site files: the
+    worker's, or of writing them now (also when the worker failed, or failed a page
+    after it had them: errors are raised here)."""
+    if plan.deferred is not None:
+        _log_notes(_guarded(plan.deferred.gather))
+        notes = plan.deferred.site_notes()
+        if notes is not None:
             logger.verbose("agentprose: site files written by the worker process")
             return notes
     try:

@@ -155,7 +155,7 @@ def test_console_script_runs(site: Path) -> None:
 
 
 def test_find_pages_stays_inside_the_site(tmp_path: Path) -> None:
-    from agentprose_core.postbuild import find_pages
+    from agentprose_core.extract.builtsite import find_pages
 
     site, outside = tmp_path / "site", tmp_path / "outside"
     for name in ("index.html", "a/index.html", "a/b/c.html", "a/notes.htm", "d.html/e.html",
@@ -176,7 +176,7 @@ def test_find_pages_stays_inside_the_site(tmp_path: Path) -> None:
 
 
 def test_source_of_maps_mkdocs_layouts(tmp_path: Path) -> None:
-    from agentprose_core.postbuild import source_of
+    from agentprose_core.extract.builtsite import source_of
 
     for name in ("index.md", "a/b.md", "c/index.md", "d/README.md", "e.md"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

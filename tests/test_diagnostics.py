@@ -8,6 +8,7 @@ a rare error path reports is checked all the same.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import json
 from collections.abc import Iterator
@@ -57,6 +58,10 @@ class _Module:
                 return node
         return None
 
+    def defines(self, name: str) -> bool:
+        return any(isinstance(node, ast.FunctionDef) and node.name == name
+                   for node in ast.walk(self.tree))
+
     def calls_to(self, name: str) -> list[ast.Call]:
         return [call for call in self.calls if _called(call) == name]
 
@@ -83,6 +88,7 @@ def _literal(node: ast.expr | None) -> str | None:
     return None
 
 
+@functools.cache
 def _modules() -> list[_Module]:
     return [_Module(path) for package in PACKAGES
             for path in sorted((ROOT / package).rglob("*.py"))]
@@ -104,10 +110,14 @@ def _codes_given(module: _Module, call: ast.Call, position: int, keyword: str,
         raise AssertionError(f"{module.where(call)}: a code that is neither a literal nor "
                              "a helper's parameter; give a literal code")
     index = params.index(value.id) - (params[:1] in (["self"], ["cls"]))
-    callers = module.calls_to(helper.name)
+    # The helper's callers, in its module or another (a method of a class made in one
+    # module and called in another: extract's MetaSources.warn).
+    callers = [(module, caller) for caller in module.calls_to(helper.name)] + [
+        (other, caller) for other in _modules() if not other.defines(helper.name)
+        for caller in other.calls_to(helper.name)]
     assert callers, f"{module.where(helper)}: {helper.name}() passes a code on, never called"
-    for caller in callers:
-        yield from _codes_given(module, caller, index, value.id, severity,
+    for other, caller in callers:
+        yield from _codes_given(other, caller, index, value.id, severity,
                                 seen | {helper.name})
 
 

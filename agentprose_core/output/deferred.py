@@ -22,6 +22,7 @@ from agentprose_core.output.pages import (
     write_page,
     write_page_in_worker,
 )
+from agentprose_core.output.sitefiles import SiteJob, finish_site
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -52,7 +53,45 @@ class DeferredPages:
         self._pages: dict[int, tuple[PageJob, Path]] = {}
         self._fills: set[int] = set()
         self._unfilled: list[tuple[int, str, Path, str]] = []  # answered, head not yet
+        self._answers: dict[int, Any] = {}  # the worker's, not yet used
+        self._site_files: int | None = None  # the ticket of the site files
         self.redone = 0  # pages done here after the worker failed them
+
+    def hand_over(self, job: PageJob, page: Path) -> tuple[str | None, list[Note]]:
+        """Send a page that the tool writes to ``page`` once this returns, if the worker
+        can take it: the marker its head holds until the worker fills it in (None: do
+        the page in this process), and the notes of pages answered meanwhile."""
+        if not self.here:
+            return None, []
+        notes = self._take_answers(self._pool.answered(wait=self.backlogged))
+        if not self.accepts():  # known only once the answers are taken
+            return None, notes
+        self.submit(job, page)
+        return self.fill.marker, notes
+
+    def write_site_files(self, job: SiteJob) -> None:
+        """Every page is written: the worker fills in the last heads, then writes the
+        site files while the tool finishes its own."""
+        self.all_written()
+        self._site_files = self._pool.submit(finish_site, job)
+
+    def gather(self) -> list[Note]:
+        """Wait for the worker's last answers; the notes of the pages they were for, and
+        of the heads filled in here that the worker did not."""
+        return self._take_answers(self._pool.gather()) + self.finish()
+
+    def site_notes(self) -> list[Diagnostic] | None:
+        """What the worker reported of writing the site files; None when it did not
+        write them (it ended, or pages it failed were done again here after it had
+        them): the caller writes them then."""
+        if self._site_files is None or self.redone:
+            return None
+        notes = self._answers.get(self._site_files)
+        return notes if isinstance(notes, list) else None
+
+    def _take_answers(self, answers: dict[int, Any]) -> list[Note]:
+        self._answers.update(answers)
+        return self.take(self._answers)
 
     @property
     def here(self) -> bool:

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from agentprose_core.characters import clean_text
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.timefmt import to_utc_iso
 
-__all__ = ["PageFacts", "opted_out", "read_metadata"]
+if TYPE_CHECKING:
+    from agentprose_core.extract.headmeta import PageMeta
+    from agentprose_core.model import SiteRecord
+
+__all__ = ["PageFacts", "head_facts", "opted_out", "read_metadata"]
 
 # What mkdocs-git-revision-date-localized and common front matter call the times.
 _MODIFIED_KEYS = (
@@ -204,4 +208,25 @@ def read_metadata(meta: Mapping[str, Any] | None, *, location: str) -> PageFacts
         excluded=_switched_off(data),
         draft=_is_draft(data),
         diagnostics=tuple(reader.notes),
+    )
+
+
+def head_facts(meta: PageMeta, source: PageFacts | None, site: SiteRecord) -> PageFacts:
+    """What the page says of itself: its source's front matter (``--source``) first,
+    as the MkDocs plugin reads it, then its head's metadata. Without a source, the
+    head's title (its metadata's, else the content's ``<h1>``) is the page's; with
+    one, the ``<h1>`` comes before the head's. A description that only repeats the
+    site's (themes copy it into every page) is not the page's."""
+    own = meta.description if meta.description != site.description else None
+    title = source.title if source is not None else meta.title
+    source = source or PageFacts()
+    return replace(
+        source,
+        title=title,
+        description=source.description or own,
+        modified=source.modified or meta.modified,
+        published=source.published or meta.published,
+        authors=source.authors or meta.authors,
+        tags=source.tags or meta.tags,
+        image=source.image or meta.image,
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Assembled", "CollectedPage", "build_records", "is_excluded", "is_source_excluded",
-    "with_listed",
+    "site_views", "with_listed",
 ]
 
 
@@ -117,6 +117,17 @@ def is_redirect_stub(content_html: str) -> bool:
     return "<meta" in content_html and _REFRESH.search(content_html) is not None
 
 
+def site_views(kept: Sequence[str], left_out: Iterable[str], base_url: str,
+               layout: str) -> tuple[dict[str, str], list[Diagnostic]]:
+    """The site map the pages are converted with (page key -> view URL), and a warning
+    for each view URL two pages would share. The pages ``left_out`` are in it as
+    ``NO_VIEW``: links to them become plain text, toctree entries naming them go."""
+    views = {**{page_key(url): NO_VIEW for url in left_out}, **site_map(kept, base_url, layout)}
+    notes = [Diagnostic("view-collision", message)
+             for message in view_collisions(kept, base_url, layout)]
+    return views, notes
+
+
 def build_records(
     pages: Sequence[CollectedPage],
     *,
@@ -145,13 +156,9 @@ def build_records(
             kept.append((page, facts))
         else:
             left_out.append(page.url)
-    urls = [p.url for p, _ in kept]
-    # The pages left out are in the map the pages are converted with, as NO_VIEW:
-    # links to them become plain text, toctree entries naming them go.
-    views = {**{page_key(url): NO_VIEW for url in left_out},
-             **site_map(urls, base_url, settings.view_layout)}
-    notes.extend(Diagnostic("view-collision", message)
-                 for message in view_collisions(urls, base_url, settings.view_layout))
+    views, collisions = site_views([p.url for p, _ in kept], left_out, base_url,
+                                   settings.view_layout)
+    notes.extend(collisions)
     digest = site_digest(views)
     around = neighbours([p.url for p, _ in kept if p.in_nav])
     ready = converted(views) if converted is not None else {}
