@@ -10,8 +10,8 @@ __all__ = ["format_utc", "to_utc_iso"]
 def format_utc(moment: dt.datetime) -> str:
     """A moment as ``YYYY-MM-DDTHH:MM:SSZ``; a naive one is taken as UTC."""
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.timezone.utc)
-    return moment.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        moment = moment.replace(tzinfo=dt.UTC)
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def to_utc_iso(value: object) -> str | None:
@@ -26,7 +26,7 @@ def to_utc_iso(value: object) -> str | None:
         return format_utc(dt.datetime(value.year, value.month, value.day))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         try:
-            return format_utc(dt.datetime.fromtimestamp(value, dt.timezone.utc))
+            return format_utc(dt.datetime.fromtimestamp(value, dt.UTC))
         except (OverflowError, OSError, ValueError):
             return None
     if isinstance(value, str):

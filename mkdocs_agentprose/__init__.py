@@ -1,8 +1,5 @@
-"""The MkDocs plugin of agentprose (``plugins: [agentprose]``).
-
-The plugin itself arrives with its own issue; the core already does the work
-(``agentprose_core``), and ``agentprose build site/`` covers MkDocs sites meanwhile.
-"""
+"""The MkDocs plugin of agentprose (``plugins: [agentprose]``): :mod:`.plugin` hands
+each page to the core (``agentprose_core``) and writes what it returns."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from agentprose_core.timefmt import to_utc_iso
         ("2026-03-14T10:30:00Z", "2026-03-14T10:30:00Z"),
         ("2026-03-14T12:30:00+02:00", "2026-03-14T10:30:00Z"),
         ("2026-03-14 10:30", "2026-03-14T10:30:00Z"),
-        (dt.datetime(2026, 3, 14, 10, 30, tzinfo=dt.timezone.utc), "2026-03-14T10:30:00Z"),
+        (dt.datetime(2026, 3, 14, 10, 30, tzinfo=dt.UTC), "2026-03-14T10:30:00Z"),
         (0, "1970-01-01T00:00:00Z"),
         ("not a date", None),
         (True, None),

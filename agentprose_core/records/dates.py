@@ -90,7 +90,7 @@ def _history(directory: Path) -> GitHistory:
     when = ""
     for line in (log or "").splitlines():
         if line.startswith("\0"):
-            when = format_utc(dt.datetime.fromtimestamp(int(line[1:]), dt.timezone.utc))
+            when = format_utc(dt.datetime.fromtimestamp(int(line[1:]), dt.UTC))
         elif line and line not in history:
             history[line] = when
     return history
@@ -162,7 +162,7 @@ class LastChanged:
             if self._ignored(resolved):  # generated in the tree (sphinx-autodoc2's apidocs)
                 return self.latest()
         self._from_mtime.append(self._shown(path))
-        return format_utc(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc))
+        return format_utc(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC))
 
     def newest(self, paths: Iterable[Path]) -> str:
         """When a page built from ``paths`` last changed: the newest of them that are in
@@ -207,7 +207,7 @@ class LastChanged:
         if self._history:
             return max(self._history.values())
         modified = self._directory.stat().st_mtime
-        return format_utc(dt.datetime.fromtimestamp(modified, dt.timezone.utc))
+        return format_utc(dt.datetime.fromtimestamp(modified, dt.UTC))
 
     def head(self) -> str | None:
         """The commit the work tree is at (None outside git or before a first commit):

@@ -27,7 +27,7 @@ import re
 import socket
 import sys
 from dataclasses import dataclass
-from datetime import timezone
+from datetime import UTC
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -148,7 +148,7 @@ def not_modified(request: Request, etag: str, mtime: float) -> bool:
     except (TypeError, ValueError, IndexError):
         return False
     if since.tzinfo is None:  # "-0000": the RFC's dates are all UTC
-        since = since.replace(tzinfo=timezone.utc)
+        since = since.replace(tzinfo=UTC)
     return int(mtime) <= since.timestamp()
 
 

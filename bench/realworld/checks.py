@@ -162,7 +162,7 @@ def commit_times(checkout: Path) -> tuple[set[str], str]:
     HEAD's: a ``modified`` that is none of them came from a file's time or a clock."""
     out = subprocess.run(["git", "-C", str(checkout), "log", "--format=%ct"],
                          capture_output=True, text=True, check=False).stdout.split()
-    times = [dt.datetime.fromtimestamp(int(t), dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    times = [dt.datetime.fromtimestamp(int(t), dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
              for t in out]
     return set(times), (times[0] if times else "")
 

@@ -130,7 +130,7 @@ def main() -> int:
     source = args.agentprose.resolve()
     chosen = site_list.by_name([n for n in args.sites.split(",") if n] or None)
     checkouts = args.checkouts.resolve()
-    started = dt.datetime.now(dt.timezone.utc)
+    started = dt.datetime.now(dt.UTC)
     latest = checkouts / ".agentprose" / "latest"
     if args.skip_build and latest.exists():
         agentprose = latest.resolve()  # check with the code the last builds used
