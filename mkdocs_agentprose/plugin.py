@@ -139,7 +139,13 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
                 "agentprose needs 'site_url' in mkdocs.yml (e.g. site_url: "
                 "https://example.com/docs/): agent views cite absolute canonical URLs."
             )
-        self.base_url = base_url_of(config.site_url)
+        self._configure(config)
+        if not self.settings.workers:
+            self._close_pool()
+        return None
+
+    def _configure(self, config: MkDocsConfig) -> None:
+        self.base_url = base_url_of(config.site_url or "")
         self.titles_shown = config.theme.name == "material"
         self.docs_dir = Path(config.docs_dir)
         snippets = config.mdx_configs.get("pymdownx.snippets") or {}
@@ -149,9 +155,6 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.records, self.site, self.assembled, self.last_changed = {}, None, None, None
         self.cache = self._cache(config)
         self.page_store = PageStore(self.cache.directory / "pages.pickle") if self.cache else None
-        if not self.settings.workers:
-            self._close_pool()
-        return None
 
     @event_priority(-100)  # after plugins that add pages to the nav (Material's blog: -50)
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> None:
@@ -200,8 +203,19 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
                                         self.cache.directory if self.cache else None)
         self.partial = self.dirty and not self._take_unrendered(files)
         lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
+        self.assembled = self._assemble(lang, finished)
+        if self.cache is not None and not self.partial:  # the others' entries are unused
+            self.cache.prune()
+        self.records = {record.url: record for record in self.assembled.records}
+        self.site = SiteRecord(
+            name=config.site_name, url=self.base_url,
+            description=config.site_description or self.settings.site_description, lang=lang,
+        )
+
+    def _assemble(self, lang: str | None, finished: set[str]) -> Assembled:
+        assert self.last_changed is not None
         try:
-            self.assembled = build_records(
+            return build_records(
                 self._reading_order(), base_url=self.base_url, settings=self.settings,
                 lang=lang, last_changed=self.last_changed, cache=self.cache,
                 converted=self._converted(finished),
@@ -213,13 +227,6 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
                 log.debug("%d pages converted in background processes, %d of them kept",
                           self.background.converted_in_background, self.background.kept)
             self.background = None
-        if self.cache is not None and not self.partial:  # the others' entries are unused
-            self.cache.prune()
-        self.records = {record.url: record for record in self.assembled.records}
-        self.site = SiteRecord(
-            name=config.site_name, url=self.base_url,
-            description=config.site_description or self.settings.site_description, lang=lang,
-        )
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
         collected = self.pages.get(page.file.src_uri)
