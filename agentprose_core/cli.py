@@ -56,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         help="preview a built site, negotiating Markdown and HTML as a host should",
         description="Serve a built site on this machine: a page URL answers Markdown to "
         "clients that ask for text/markdown and HTML to the others, with Vary, ETag and "
-        "Last-Modified, the way agent-view.md describes.",
+        "Last-Modified, the way the format specification (docs/formats.md) describes.",
     )
     serve.add_argument("site_dir", type=Path, help="the folder of the built site")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")

@@ -39,7 +39,7 @@ class Heading:
 
 @dataclass(frozen=True)
 class PageRecord:
-    """One page with its agent view, in the terms of ``agent-view.md``.
+    """One page with its agent view, in the terms of ``docs/formats.md``.
 
     Every URL is absolute. Times are UTC ISO 8601 strings (``2026-03-14T10:30:00Z``).
     """

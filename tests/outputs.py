@@ -1,7 +1,7 @@
 """Checks every built site's agent outputs must pass, whichever tool wrote them.
 
 ``check_site`` reads a site folder as a client would and asserts the rules of
-agent-view.md: views with valid front matter, an index valid under the JSON Schema,
+docs/formats.md: views with valid front matter, an index valid under the JSON Schema,
 llms.txt intact under the reference parser with every link resolving to a file we
 wrote, and the discovery links once in each page that has a view.
 """

@@ -3,7 +3,7 @@
 Every request goes through a :class:`.client.Client`, which never leaves the target's
 origin and stops at a request budget.
 
-Levels, from ``agent-view.md``: a ``.md`` view must be served (error), as Markdown or
+Levels, from ``docs/formats.md``: a ``.md`` view must be served (error), as Markdown or
 at least ``text/plain`` (else error; ``text/plain`` or no ``charset=utf-8`` is a
 warning), with a validator and a working ``304`` (warnings: static hosts decide).
 A page URL that ignores ``Accept: text/markdown`` is one warning (GitHub Pages and Read

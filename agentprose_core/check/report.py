@@ -1,7 +1,7 @@
 """What ``agentprose check`` finds: the rules, each problem, and the report.
 
 Every rule is declared once in :data:`RULES` with its level. An *error* breaks the
-contract of ``agent-view.md``: a file we promise is missing or malformed, a URL leaves
+contract of ``docs/formats.md``: a file we promise is missing or malformed, a URL leaves
 the site, or a server that does negotiate Markdown gets it wrong. A *warning* is
 something the contract prefers but static hosts such as GitHub Pages or Read the Docs
 cannot do (answer ``Accept: text/markdown`` on the page's URL, serve ``.md`` as

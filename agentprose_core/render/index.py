@@ -10,7 +10,7 @@ Two steps, so that problems are reported once and rendering stays a pure functio
    rather than publish a URL off the site or drop a page without saying so.
 
 The output is deterministic: posts keep the reading order they are given in, keys follow
-the order of ``agent-view.md``, and the text is exactly
+the order of ``docs/formats.md``, and the text is exactly
 ``json.dumps(document, ensure_ascii=False, indent=2) + "\\n"``, whether it is built whole
 or streamed in chunks.
 """
