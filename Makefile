@@ -1,4 +1,4 @@
-# Every target does its own set-up: a fresh clone needs only Python 3.10+ and make.
+# Every target does its own set-up: a fresh clone needs only Python 3.11+ and make.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
