@@ -1,10 +1,10 @@
-# Every target does its own set-up: a fresh clone needs only Python 3.10+ and make.
+# Every target does its own set-up: a fresh clone needs only Python 3.11+ and make.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit golden bench bench-quick bench-convert fidelity fuzz realworld clean
+.PHONY: demo test lint typecheck unit test-matrix test-py313 test-lowest golden bench bench-quick bench-convert fidelity fuzz realworld clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,48 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	$(BIN)/pytest
+
+# The tests again (pytest only: lint and types run once, in `make test`), each run in a
+# venv of its own; CI runs `make test test-matrix`. Extra pytest options: PYTEST_ARGS=...
+#   test-py313   Python 3.13 with the newest dependencies. PYTHON313=/path/to/python3.13
+#                picks the interpreter; else .ci/find-python looks in pyenv, PATH and
+#                ~/.pyenv/versions. Without one it fails under CI=true, else is skipped.
+#   test-lowest  $(PYTHON) with the lowest Sphinx and MkDocs agentprose supports
+#                (.ci/lowest.txt pins them, and what their age holds back).
+PYTHON313 ?=
+PYTEST_ARGS ?=
+PY313_VENV := .venv-py313
+LOWEST_VENV := .venv-lowest
+
+test-matrix: test-py313 test-lowest
+
+test-py313:
+	@if ! .ci/find-python 3.13 $(PYTHON313) >/dev/null; then \
+	  if [ "$${CI:-}" = true ]; then echo "test-py313: no Python 3.13 (CI=true: failing)" >&2; exit 1; fi; \
+	  echo "test-py313: SKIPPED, no Python 3.13 here (name one with PYTHON313=...)"; exit 0; \
+	fi; \
+	$(MAKE) --no-print-directory $(PY313_VENV)/.installed && \
+	$(PY313_VENV)/bin/python -c 'import sys; print("test-py313: Python", sys.version.split()[0])' && \
+	$(PY313_VENV)/bin/pytest $(PYTEST_ARGS)
+
+$(PY313_VENV)/.installed: pyproject.toml
+	rm -rf $(PY313_VENV)
+	python=$$(.ci/find-python 3.13 $(PYTHON313)) && "$$python" -m venv $(PY313_VENV)
+	$(PY313_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PY313_VENV)/bin/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+test-lowest: $(LOWEST_VENV)/.installed
+	@$(LOWEST_VENV)/bin/python -c 'import sys, sphinx, mkdocs; print("test-lowest: Python", \
+	  sys.version.split()[0], "Sphinx", sphinx.__version__, "MkDocs", mkdocs.__version__)'
+	$(LOWEST_VENV)/bin/pytest $(PYTEST_ARGS)
+
+$(LOWEST_VENV)/.installed: pyproject.toml .ci/lowest.txt
+	rm -rf $(LOWEST_VENV)
+	$(PYTHON) -m venv $(LOWEST_VENV)
+	$(LOWEST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LOWEST_VENV)/bin/python -m pip install --quiet -e '.[test]' -c .ci/lowest.txt
+	touch $@
 
 # The property suites (converter, round trip, front matter, index, llms.txt) with 5,000
 # examples each, then 10,000 random tag-soup fragments per engine (bench/fuzz.py).
@@ -64,4 +106,4 @@ realworld: $(STAMP)
 	$(BIN)/python bench/realworld/run.py --checkouts $(REALWORLD_DIR)
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info examples/*/site
+	rm -rf $(VENV) $(PY313_VENV) $(LOWEST_VENV) build dist *.egg-info examples/*/site

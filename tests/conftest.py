@@ -1,9 +1,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+import sphinx
 from hypothesis import settings as hypothesis_settings
 
 
@@ -22,6 +25,19 @@ def regen_golden(request: pytest.FixtureRequest) -> bool:
 
 
 pytest_plugins = ("sphinx.testing.fixtures",)
+
+
+if sphinx.version_info < (7, 2):
+    # Sphinx 7.0 and 7.1's test app takes its folders as sphinx.testing.path.path only
+    # (pathlib.Path from 7.2 on); `make test-lowest` runs the tests on Sphinx 7.0.
+    @pytest.fixture
+    def make_app(make_app: Callable[..., Any]) -> Callable[..., Any]:
+        from sphinx.testing.path import path
+
+        def make(*args: Any, srcdir: Path | None = None, **kwargs: Any) -> Any:
+            return make_app(*args, srcdir=None if srcdir is None else path(srcdir), **kwargs)
+
+        return make
 
 
 @pytest.fixture(scope="session")
