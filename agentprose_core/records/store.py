@@ -140,21 +140,26 @@ class PageStore:
         self.path = path
 
     def load(self) -> dict[str, CollectedPage]:
-        """The pages kept; none when there is no file, or one another version wrote."""
+        """The pages kept; none when there is no file, a file cut short, or one another
+        version wrote."""
         pages: dict[str, CollectedPage] = {}
         with contextlib.suppress(*_UNREADABLE), self.path.open("rb") as handle:
             if pickle.load(handle) != _PAGES_HEADER:
                 return {}
-            pages = pickle.load(handle)
-        return pages if isinstance(pages, dict) else {}
+            while (entry := pickle.load(handle)) is not None:
+                name, page = entry
+                pages[name] = page
+            return pages
+        return {}
 
     def save(self, pages: Mapping[str, CollectedPage]) -> bool:
-        """Keep ``pages`` for the next build; False when they can't be (front matter
-        that does not pickle, a full disk): that build then converts what it renders."""
+        """Keep ``pages`` for the next build, one at a time (no second copy of every
+        page's HTML in memory); False when they can't be (front matter that does not
+        pickle, a full disk): that build then converts only what it renders."""
+        entries = itertools.chain([_PAGES_HEADER], pages.items(), [None])
+        chunks = (pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL) for entry in entries)
         try:
-            data = pickle.dumps(_PAGES_HEADER, protocol=pickle.HIGHEST_PROTOCOL) + \
-                pickle.dumps(dict(pages), protocol=pickle.HIGHEST_PROTOCOL)
-            write_atomic(self.path, data)
+            write_atomic(self.path, chunks)
         except (AgentproseError, pickle.PicklingError, TypeError, AttributeError,
                 RecursionError):
             with contextlib.suppress(OSError):  # an older file would not match the site
