@@ -113,6 +113,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.background: BackgroundConversions | None = None
         self.pool: WorkerPool | None = None  # kept across the builds of a serve session
         self.dirty = False  # serve --dirty, build --dirty: only changed pages are rendered
+        self.serving = False  # mkdocs serve: its builds go to a temporary folder
         self.last_pages: dict[str, CollectedPage] = {}  # the last build's, by source
         self.page_store: PageStore | None = None  # the last build's, for the next process
         self.last_records: dict[str, PageRecord] = {}  # and their records, by URL
@@ -124,6 +125,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.dirty = dirty
+        self.serving = command == "serve"
         if command == "serve":  # the dev server takes content types from mimetypes
             mimetypes.add_type("text/markdown; charset=utf-8", ".md")
 
@@ -278,7 +280,9 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         if self.dirty:
             self._refresh_unrendered()
             self.last_pages, self.last_records = self.pages, self.records
-        if self.page_store is not None and not self.partial:
+        # Only a build into the site folder is what a later `build --dirty` starts from;
+        # serve's reloads keep their pages in memory (above), at no cost per reload.
+        if self.page_store is not None and not self.partial and not self.serving:
             self.page_store.save(self.pages)
 
     def _shown(self, html: str, page: Page) -> str:

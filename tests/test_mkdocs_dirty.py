@@ -90,6 +90,8 @@ def test_a_dirty_serve_reload_writes_what_a_full_build_writes(site_root: Path) -
     done = subprocess.run([sys.executable, "-c", _SERVE_DIRTY], cwd=site_root,
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+    # serve's reloads keep their pages in memory: no page store written per reload.
+    assert not (site_root / ".cache" / "agentprose" / "pages.pickle").exists()
     full = mkdocs_build(site_root, "--site-dir", "full")
     assert full.returncode == 0, full.stderr
     reloaded, built = snapshot(site_root / "site"), snapshot(site_root / "full")
