@@ -87,6 +87,19 @@ class Settings:
     )
     llms_txt: bool = _opt(True, "Write `llms.txt` at the site root.", kinds=(bool,))
     llms_full_txt: bool = _opt(True, "Write `llms-full.txt` at the site root.", kinds=(bool,))
+    section_llms_txt: bool = _opt(
+        True,
+        "Also write an `llms.txt` under each top-level section of several pages that has a "
+        "folder of its own (`guide/llms.txt`), and its `llms-full.txt` when the section is "
+        "large; the root `llms.txt` links to them.",
+        kinds=(bool,),
+    )
+    directive: bool = _opt(
+        True,
+        "Start every agent view, after its front matter, with a line that links the "
+        "site's `llms.txt` and `agentprose.json`.",
+        kinds=(bool,),
+    )
     llms_full_max_bytes: int | None = _opt(
         None,
         "Largest `llms-full.txt` to write; the pages past it are left out, with a closing "
@@ -95,6 +108,18 @@ class Settings:
     )
     discovery_links: bool = _opt(
         True, "Add the `<link>` tags for the agent view and the index to every page's head.",
+        kinds=(bool,),
+    )
+    body_hint: bool = _opt(
+        True,
+        "Add one visually hidden line at the top of every page's body that links its agent "
+        "view and `llms.txt`, for agents whose fetcher drops the `<head>`.",
+        kinds=(bool,),
+    )
+    detect_agents: bool = _opt(
+        False,
+        "Make the host configuration the build writes answer the agent view to known "
+        "agent fetchers (`Claude-User`, `ChatGPT-User`, ...) even when they ask for HTML.",
         kinds=(bool,),
     )
     json_ld: bool = _opt(
