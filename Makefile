@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit test-matrix test-py313 test-lowest golden bench bench-quick bench-convert fidelity fuzz realworld clean
+.PHONY: afdocs demo test lint typecheck unit test-matrix test-py313 test-lowest golden bench bench-quick bench-convert fidelity fuzz realworld clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,18 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory afdocs; \
+	else echo "unit: no npm here, the afdocs tests will be skipped (CI installs it)"; fi
 	$(BIN)/pytest
+
+# afdocs (the Agent-Friendly Documentation Spec's checker), pinned with its lock file in
+# .ci/afdocs/; tests/test_afdocs.py runs it against the demo sites.
+AFDOCS_STAMP := .ci/afdocs/node_modules/.installed
+afdocs: $(AFDOCS_STAMP)
+
+$(AFDOCS_STAMP): .ci/afdocs/package.json .ci/afdocs/package-lock.json
+	cd .ci/afdocs && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 # The tests again (pytest only: lint and types run once, in `make test`), each run in a
 # venv of its own; CI runs `make test test-matrix`. Extra pytest options: PYTEST_ARGS=...

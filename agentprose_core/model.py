@@ -70,6 +70,9 @@ class SiteRecord:
     url: str
     description: str | None = None
     lang: str | None = None
+    scopes: tuple[tuple[str, str], ...] = ()
+    """The sections with an ``llms.txt`` of their own: ``(folder, title)``, the folder
+    relative to ``url`` (``guide/``); see :mod:`agentprose_core.records.scopes`."""
 
 
 @dataclass(frozen=True)

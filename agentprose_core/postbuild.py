@@ -39,6 +39,7 @@ from agentprose_core.parallel.speculative import RecordingMap, Speculative, chan
 from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.metadata import PageFacts, head_facts, read_metadata
 from agentprose_core.records.page import make_record, neighbours
+from agentprose_core.records.scopes import site_scopes
 from agentprose_core.records.site import is_excluded
 from agentprose_core.records.sources import Source, read_source
 from agentprose_core.records.summaries import summarize
@@ -274,6 +275,7 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     records = _records(site_dir, found, conversions, base=base, views=views, site=site,
                        result=result, source_dir=source_dir, nav_sections=nav_sections,
                        facts=facts)
+    site = dataclasses.replace(site, scopes=site_scopes(records, base, settings))
     generator = f"agentprose {__version__} (cli)"
     if dry_run:
         published = publish(site_dir, site, records, settings=settings, generator=generator,
@@ -389,7 +391,7 @@ def _records(
 def _write_page(state: WorkerState, relative: str, record: PageRecord) -> int:
     """Write the page's agent view and add its head tags; a worker's task."""
     run = state.get(_Run)
-    written = write_view(run.site_dir, record, run.base)
+    written = write_view(run.site_dir, record, run.base, run.settings)
     site, settings = run.site, run.settings
     assert site is not None  # the run is sent again with it before the pages are written
     page = run.site_dir / relative

@@ -30,6 +30,7 @@ from agentprose_core.parallel.policy import worker_count
 from agentprose_core.parallel.speculative import BackgroundConversions, conversion_pool
 from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.includes import included_files, search_dirs
+from agentprose_core.records.scopes import site_scopes
 from agentprose_core.records.site import (
     Assembled,
     CollectedPage,
@@ -212,6 +213,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.site = SiteRecord(
             name=config.site_name, url=self.base_url,
             description=config.site_description or self.settings.site_description, lang=lang,
+            scopes=site_scopes(self.assembled.records, self.base_url, self.settings,
+                               self.assembled.llms_sections),
         )
 
     def _assemble(self, lang: str | None, finished: set[str]) -> Assembled:

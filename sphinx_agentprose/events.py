@@ -43,6 +43,7 @@ from agentprose_core.parallel.speculative import conversion_pool, warm_up
 from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.metadata import opted_out, read_metadata
 from agentprose_core.records.page import neighbours
+from agentprose_core.records.scopes import PlacedPage, site_scopes
 from agentprose_core.records.site import is_source_excluded, site_views
 from agentprose_core.records.store import RecordStore
 from agentprose_core.settings import Settings
@@ -86,6 +87,7 @@ class Plan:
     views: dict[str, str] = field(default_factory=dict)  # docname -> view URL
     site_map: dict[str, str] = field(default_factory=dict)  # page key -> view URL
     neighbours: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    scopes: tuple[tuple[str, str], ...] = ()  # sections with an llms.txt of their own
     last_changed: LastChanged | None = None
     cache: ConversionCache | None = None
     pool: WorkerPool | None = None  # the one worker of a serial or incremental build
@@ -192,6 +194,9 @@ def _plan_views(app: Sphinx, env: BuildEnvironment, plan: Plan) -> None:
     listed = [doc for doc in plan.order.docs if doc in urls and doc in plan.order.in_toctree]
     around = neighbours([urls[doc] for doc in listed])
     plan.neighbours = {doc: around[urls[doc]] for doc in listed}
+    placed = [PlacedPage(urls[doc], plan.order.sections.get(doc, ()), doc in plan.order.in_toctree)
+              for doc in plan.order.docs if doc in urls]
+    plan.scopes = site_scopes(placed, plan.base_url, plan.settings)
 
 
 def _cache_dir(app: Sphinx) -> Path:
@@ -277,7 +282,7 @@ def _site(app: Sphinx, plan: Plan) -> SiteRecord:
     return SiteRecord(
         name=app.config.project or "Documentation", url=plan.base_url,
         description=plan.settings.site_description,
-        lang=normalize_lang(app.config.language or ""),
+        lang=normalize_lang(app.config.language or ""), scopes=plan.scopes,
     )
 
 

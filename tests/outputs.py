@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -51,7 +52,18 @@ def split_view(text: str) -> tuple[dict[str, object], str]:
     assert "\n\n\n" not in body, "doubled blank lines"
     assert all(line == line.rstrip() for line in body.split("\n")), "trailing spaces"
     assert "¶" not in body
+    body = body.lstrip("\n")
+    if body.startswith(DIRECTIVE):  # the site-index line: the view file's, not the body's
+        line, _, body = body.partition("\n")
+        base = str(data["canonical"]).split("/")[0] + "//"
+        assert re.fullmatch(r"> Site index: \[llms\.txt\]\((\S+)/llms\.txt\)"
+                            r"(?: · \[agentprose\.json\]\(\1/agentprose\.json\))?", line), line
+        assert line.count(base) >= 1
+        assert body == "" or body.startswith("\n"), "a blank line must follow the directive"
     return data, body.lstrip("\n")
+
+
+DIRECTIVE = "> Site index: "
 
 
 def _path_of(url: str, base: str) -> str:
@@ -94,6 +106,7 @@ def check_site(
     full = (site_dir / "llms-full.txt").read_text(encoding="utf-8")
     for post in posts if full_complete else posts[:1]:
         assert f"Source: {post['url']}" in full
+    _check_section_files(site_dir, base, posts, llms_text)
     _check_discovery(site_dir, base, posts)
     _check_no_leaks(site_dir)
     return SiteOutputs(index=index, llms={"title": parsed.title, "summary": parsed.summary,
@@ -120,6 +133,33 @@ def _html_file(site_dir: Path, url: str, base: str) -> Path:
     return site_dir / relative
 
 
+def _check_section_files(site_dir: Path, base: str, posts: list[dict[str, str]],
+                         root: str) -> None:
+    """Every section llms.txt is linked from the root file, parses intact, and lists the
+    views of every post under its folder."""
+    linked = set(re.findall(r"\]\((\S+/llms\.txt)\)", root.split("\n## ", 1)[0]))
+    found = {base + path.relative_to(site_dir).as_posix()
+             for path in site_dir.rglob("llms.txt") if path.parent != site_dir}
+    assert linked == found, (linked, found)
+    for url in found:
+        folder = url[len(base):-len("llms.txt")]
+        parsed = parse_llms_file((site_dir / folder / "llms.txt").read_text(encoding="utf-8"))
+        assert parsed.title and parsed.summary
+        urls = [link["url"] for links in parsed.sections.values() for link in links]
+        under = [p["markdown_url"] for p in posts
+                 if p["url"][len(base):].startswith(folder)]
+        assert sorted(urls) == sorted(under), url
+
+
+def _describedby(url: str, base: str, site_dir: Path) -> str:
+    """The most specific llms.txt written that covers the page at ``url``."""
+    folder = url[len(base):]
+    folder = folder[: folder.rfind("/") + 1]
+    while folder and not (site_dir / folder / "llms.txt").is_file():
+        folder = folder[: folder[:-1].rfind("/") + 1]
+    return base + folder + "llms.txt"
+
+
 def _check_discovery(site_dir: Path, base: str, posts: list[dict[str, str]]) -> None:
     for post in posts:
         html = _html_file(site_dir, post["url"], base).read_text(encoding="utf-8")
@@ -127,5 +167,12 @@ def _check_discovery(site_dir: Path, base: str, posts: list[dict[str, str]]) -> 
         tag = f'<link rel="alternate" type="text/markdown" href="{post["markdown_url"]}">'
         assert head.count(tag) == 1, f"discovery link in {post['url']}"
         assert head.count('rel="agentprose-index"') == 1
+        described = f'<link rel="describedby" href="{_describedby(post["url"], base, site_dir)}">'
+        assert head.count('rel="describedby"') == 1 and described in head, post["url"]
+        body = html[html.lower().index("<body"):]
+        hint = body[body.index(">") + 1:].split("</div>", 1)[0]
+        assert hint.startswith("<div data-agentprose-hint "), post["url"]
+        assert html.count("<div data-agentprose-hint") == 1
+        assert f'href="{post["markdown_url"]}"' in hint or "%" in post["markdown_url"]
         assert html.count('type="text/markdown"') == 1
     assert urlsplit(base).scheme in ("http", "https")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import sys
 import threading
@@ -22,6 +23,7 @@ from agentprose_core.check.schema_subset import KEYWORDS, SchemaSubsetError, val
 from agentprose_core.check.text import parse_llms_txt, parse_view
 from agentprose_core.errors import InputError
 from agentprose_core.postbuild import build_site
+from agentprose_core.render.bodyhint import without_hint
 from agentprose_core.render.index import load_schema
 from agentprose_core.settings import Settings
 
@@ -108,6 +110,7 @@ def _tide_markdown(change: Callable[[str], str]) -> Callable[[dict[str, Any]], N
 
 TIDE = "tide-pools.md"
 TIDE_HTML = "tide-pools/index.html"
+SECTION_LLMS = "tide-pools/llms.txt"  # the tide pools section's own
 ALT = '<link rel="alternate" type="text/markdown" href="https://coast.example/tide-pools.md">'
 
 SCHEMA_DEFECTS: dict[str, tuple[str, object]] = {
@@ -177,6 +180,18 @@ DEFECTS: dict[str, tuple[str, Callable[[Path], None]]] = {
     "links on 404": ("discovery-unlisted", lambda s: _edit(s, "404.html", lambda t: t.replace(
         "</head>", ALT + "</head>"))),
     "page deleted": ("page-missing", lambda s: (s / TIDE_HTML).unlink()),
+    "directive removed": ("view-directive", lambda s: _edit(s, TIDE, lambda t: re.sub(
+        r"\n> Site index: .*\n", "", t))),
+    "directive off the root": ("view-directive", lambda s: _edit(s, TIDE, lambda t: t.replace(
+        "(https://coast.example/llms.txt)", "(https://coast.example/tide-pools/llms.txt)", 1))),
+    "section file deleted": ("llms-section", lambda s: (s / SECTION_LLMS).unlink()),
+    "section file misses a page": ("llms-section", lambda s: _edit(s, SECTION_LLMS, lambda t: (
+        "\n".join(line for line in t.split("\n") if "species.md" not in line)))),
+    "describedby the root": ("discovery-describedby", lambda s: _edit(s, TIDE_HTML, lambda t: (
+        t.replace(f'<link rel="describedby" href="{BASE}{SECTION_LLMS}">',
+                  f'<link rel="describedby" href="{BASE}llms.txt">')))),
+    "hint removed": ("discovery-hint", lambda s: (s / TIDE_HTML).write_bytes(
+        without_hint((s / TIDE_HTML).read_bytes()))),
     "index deleted": ("index-missing", lambda s: (s / "agentprose.json").unlink()),
     "llms.txt deleted": ("llms-missing", lambda s: (s / "llms.txt").unlink()),
     "llms-full deleted": ("llms-full-missing", lambda s: (s / "llms-full.txt").unlink()),
@@ -189,7 +204,7 @@ def test_seeded_defect_is_reported(site: Path, name: str) -> None:
     seed(site)
     report = check_site_dir(site, base_url=BASE)
     assert rule in report.rules_broken(), report.to_text()
-    assert not report.ok
+    assert not report.ok or RULES[rule].level == "warning"
     assert all(p.where for p in report.problems)
 
 
@@ -322,6 +337,8 @@ class Behaviour:
     negotiated_status: int = 200
     missing: set[str] = field(default_factory=set)
     redirects: dict[str, str] = field(default_factory=dict)
+    links: bool = True
+    describedby: bool = True
 
 
 class _Server(ThreadingHTTPServer):
@@ -354,7 +371,22 @@ class _Handler(BaseHTTPRequestHandler):
             return
         kind = {".md": b.view_type, ".html": "text/html; charset=utf-8",
                 ".json": "application/json"}.get(file.suffix, "text/plain; charset=utf-8")
-        self._send(200, file.read_bytes(), kind, vary=view is not None and b.negotiate and b.vary)
+        self._send(200, file.read_bytes(), kind, vary=view is not None and b.negotiate and b.vary,
+                   extra=self._links(path, view))
+
+    def _links(self, path: str, view: str | None) -> dict[str, str]:
+        """The Link header of a page with a view: its view and the llms.txt covering it."""
+        b = self.server.behaviour
+        if view is None or not b.links:
+            return {}
+        folder = path[: path.rfind("/") + 1]
+        site = self.server.site_dir
+        while folder != "/" and not (site / folder.lstrip("/") / "llms.txt").is_file():
+            folder = folder[: folder[:-1].rfind("/") + 1]
+        links = [f'<{view}>; rel="alternate"; type="text/markdown"']
+        if b.describedby:
+            links.append(f'<{folder}llms.txt>; rel="describedby"')
+        return {"Link": ", ".join(links)}
 
     def _wants_markdown(self) -> bool:
         b = self.server.behaviour
@@ -423,6 +455,9 @@ def test_static_host_gets_one_warning(served: tuple[str, Behaviour]) -> None:
     behaviour.negotiate = False
     report = check_url(url, timeout=5)
     assert [p.rule for p in report.problems] == ["negotiation-unsupported"], report.to_text()
+    behaviour.links = False  # GitHub Pages: no negotiation, no headers
+    report = check_url(url, timeout=5)
+    assert [p.rule for p in report.problems] == ["negotiation-unsupported", "http-link"]
     assert report.ok
     assert "warning: " in report.to_text()
 
@@ -450,6 +485,8 @@ HTTP_DEFECTS: dict[str, tuple[str, dict[str, Any]]] = {
     "view 404": ("view-missing", {"missing": {"/about.md"}}),
     "llms.txt 404": ("llms-missing", {"missing": {"/llms.txt"}}),
     "page 404": ("page-missing", {"missing": {"/about/"}}),
+    "no Link header": ("http-link", {"links": False}),
+    "Link without describedby": ("http-link", {"describedby": False}),
     "off-origin redirect": ("http-off-origin",
                             {"redirects": {"/about.md": "https://elsewhere.example/about.md"}}),
 }

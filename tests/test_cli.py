@@ -13,6 +13,7 @@ import pytest
 from lxml import html
 
 from agentprose_core.cli import main
+from agentprose_core.render.bodyhint import HINT_MARKER, without_hint
 
 from .outputs import check_site
 
@@ -36,7 +37,7 @@ def test_build_writes_valid_outputs(site: Path, capsys: pytest.CaptureFixture[st
     before = _snapshot(site)
     assert main(["build", str(site), "--base-url", BASE]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("agentprose: 5 pages, wrote 8 files (")
+    assert out.startswith("agentprose: 5 pages, wrote 9 files (")  # tide-pools/llms.txt
     outputs = check_site(site, BASE, expect_pages=5)
     front, body = outputs.views["tide-pools.md"]
     assert front == {
@@ -63,7 +64,10 @@ def test_build_writes_valid_outputs(site: Path, capsys: pytest.CaptureFixture[st
 
 
 def _same_without_links(old: bytes, new: bytes) -> bool:
-    """``new`` is ``old`` with one block of our tags inserted just before ``</head>``."""
+    """``new`` is ``old`` with one block of our tags inserted just before ``</head>`` and
+    the hint for agents at the top of the body."""
+    assert new.count(HINT_MARKER.encode()) == 1
+    new = without_hint(new)
     at = old.index(b"</head>")
     inserted = new[at : len(new) - (len(old) - at)]
     ours = (b"<link rel=", b'<script type="application/ld+json">', b'<meta property="',

@@ -343,7 +343,8 @@ def test_example_project_with_furo(make_app: App, tmp_path: Path) -> None:
     source = tmp_path / "src"
     shutil.copytree(Path(__file__).parent.parent / "examples" / "sphinx-site", source)
     out = build(make_app, source)
-    outputs = check_site(out, "https://shore.example/notes/", expect_pages=4)
+    outputs = check_site(out, "https://shore.example/notes/", expect_pages=7)
+    assert (out / "field-guide" / "llms.txt").is_file()  # the Field guide section's own
     signature = ("`tidelib.tide_height(amplitude: float, hours: float, "
                  "period: float = 12.42) -> float`")
     assert signature in outputs.views["api.md"][1]

@@ -15,6 +15,7 @@ a browser's ``Accept`` and Markdown when both types have equal weight.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -32,7 +33,8 @@ from agentprose_core.check.rules import (
 from agentprose_core.check.text import head_links
 from agentprose_core.errors import InputError
 from agentprose_core.model import INDEX_NAME
-from agentprose_core.urls import base_url_of
+from agentprose_core.records.scopes import covering_scope
+from agentprose_core.urls import base_url_of, page_key
 
 __all__ = ["AGENT_ACCEPT", "BROWSER_ACCEPT", "HTTP_CHECKS", "check_url"]
 
@@ -236,7 +238,49 @@ def _negotiated(check: SiteCheck, client: Client, answer: HttpResponse, view: st
                       f"Accept: {TIE_ACCEPT} gets {tie.media_type!r}; a tie goes to Markdown")
 
 
+_LINK_VALUE = re.compile(r"<(?P<url>[^>]*)>(?P<params>(?:\s*;\s*[^;,]*)*)")
+_REL = re.compile(r"""(?:^|;)\s*rel\s*=\s*(?:"(?P<quoted>[^"]*)"|(?P<token>[^\s;,]+))""",
+                  re.IGNORECASE)
+
+
+def link_relations(value: str, base: str) -> dict[str, list[str]]:
+    """A ``Link`` field (RFC 8288) as relation -> absolute target URLs."""
+    relations: dict[str, list[str]] = {}
+    for match in _LINK_VALUE.finditer(value):
+        rel = _REL.search(match["params"])
+        if rel is None:
+            continue
+        for name in (rel["quoted"] or rel["token"] or "").lower().split():
+            relations.setdefault(name, []).append(urljoin(base, match["url"].strip()))
+    return relations
+
+
+def check_link_headers(check: SiteCheck, client: Client) -> None:
+    """Page URLs send the discovery links as a ``Link`` header too (many fetchers keep
+    the headers and drop the ``<head>``): one warning if the host sends none."""
+    for number, post in enumerate(check.checked_posts()):
+        url, view = text_of(post, "url"), text_of(post, "markdown_url")
+        page = client.cached(url, BROWSER_ACCEPT) if url else None
+        if url is None or view is None or page is None or page.status != 200:
+            continue
+        relations = link_relations(page.header("link"), page.url)
+        if not relations and number == 0:
+            check.add("http-link", url, "no Link header: agents that drop the <head> find the "
+                                        "view only through the body's hint and llms.txt")
+            return
+        expected = {
+            "alternate": view,
+            "describedby": check.base + covering_scope(url, check.base, check.scopes)
+            + "llms.txt",
+        }
+        for rel, target in expected.items():
+            if [page_key(found) for found in relations.get(rel, [])] != [page_key(target)]:
+                check.add("http-link", url, f"the Link header's rel={rel} is "
+                                            f"{relations.get(rel) or 'missing'}, not {target}")
+
+
 HTTP_CHECKS: tuple[Callable[[SiteCheck, Client], None], ...] = (
     check_served_views,
     check_negotiation,
+    check_link_headers,
 )

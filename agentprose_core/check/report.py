@@ -52,12 +52,14 @@ RULES: dict[str, Rule] = _rules(
     ("view-whitespace", "error", "no doubled blank lines or trailing spaces outside code"),
     ("view-fence", "error", "every fenced code block of a view is closed"),
     ("view-roundtrip", "warning", "a view renders back to its page's blocks, in order"),
+    ("view-directive", "warning", "a view's first line links the site's llms.txt and index"),
     # llms.txt and llms-full.txt
     ("llms-missing", "error", "llms.txt exists at the site root"),
     ("llms-format", "error", "llms.txt: '# title', '> summary', sections of link lines only"),
     ("llms-link", "error", "every llms.txt link is an absolute URL that serves a view"),
     ("llms-coverage", "error", "llms.txt lists every post's view"),
     ("llms-reference", "error", "the reference parser (llms_txt) reads llms.txt intact"),
+    ("llms-section", "error", "each section llms.txt the root links lists its folder's views"),
     ("llms-full-missing", "error", "llms-full.txt exists at the site root"),
     ("llms-full-post", "error", "llms-full.txt introduces every post by its URL"),
     # discovery links
@@ -67,6 +69,8 @@ RULES: dict[str, Rule] = _rules(
     ("discovery-href", "error", "the alternate link points at the page's own view"),
     ("discovery-index", "error", "a page has one rel=agentprose-index link to the index"),
     ("discovery-unlisted", "error", "pages without a view carry no discovery links"),
+    ("discovery-describedby", "error", "a page names the llms.txt that covers it (describedby)"),
+    ("discovery-hint", "warning", "the top of a page's body links its view"),
     # over HTTP
     ("http-error", "error", "every request gets an answer (no timeout, no network error)"),
     ("http-status", "error", "every URL the site lists answers 200"),
@@ -83,6 +87,7 @@ RULES: dict[str, Rule] = _rules(
     ("negotiation-body", "error", "negotiated Markdown is the page's agent view"),
     ("negotiation-browser", "error", "a browser's Accept header still gets HTML"),
     ("negotiation-tie", "error", "text/markdown and text/html at equal weight get Markdown"),
+    ("http-link", "warning", "a page URL sends its view and llms.txt as Link headers"),
 )
 
 

@@ -19,7 +19,15 @@ from urllib.parse import urljoin, urlsplit
 
 from agentprose_core.check.roundtrip import roundtrip_findings
 from agentprose_core.check.schema_subset import validate
-from agentprose_core.check.text import head_links, parse_llms_txt, parse_view
+from agentprose_core.check.text import (
+    body_top_links,
+    head_links,
+    linked_llms_files,
+    linked_urls,
+    parse_llms_txt,
+    parse_view,
+)
+from agentprose_core.records.scopes import covering_scope, folder_of
 from agentprose_core.render.index import load_schema
 from agentprose_core.urls import is_on_site, page_key
 
@@ -73,6 +81,7 @@ class SiteCheck:
     limit: int | None = None
     index: dict[str, Any] = field(default_factory=dict)
     served: set[str] = field(default_factory=set)  # page keys of views read
+    scopes: list[str] = field(default_factory=list)  # folders of the sections' llms.txt
 
     @property
     def posts(self) -> list[dict[str, Any]]:
@@ -157,8 +166,20 @@ def check_views(check: SiteCheck) -> None:
         check.served.add(page_key(url))
         view = parse_view(read.text)
         _add_findings(check, url, view.findings)
+        _check_directive(check, url, view)
         if view.front:
             _compare(check, url, view, post)
+
+
+def _check_directive(check: SiteCheck, url: str, view: View) -> None:
+    if not view.directive:
+        check.add("view-directive", url, "no '> Site index: …' line after the front matter")
+        return
+    for link in linked_urls(view.directive):
+        if not is_on_site(link, check.base) or link.rsplit("/", 1)[-1] not in (
+                "llms.txt", "agentprose.json") or "/" in link[len(check.base):]:
+            check.add("view-directive", url,
+                      f"the site-index line links {link}, not a file at the site's root")
 
 
 def _add_findings(check: SiteCheck, url: str, findings: Iterable[Finding]) -> None:
@@ -213,6 +234,34 @@ def check_llms(check: SiteCheck) -> None:
         check.report.notes.append(
             f"Checked the first {len(links)} of {len(parsed.links)} llms.txt links.")
     for link in links:
+        _check_link(check, read.url, link.url, link.line)
+    for section in linked_llms_files(parsed.info):
+        _check_section_llms(check, read.url, section)
+
+
+def _check_section_llms(check: SiteCheck, root: str, url: str) -> None:
+    """A section's own llms.txt, linked from the root file: on the site, readable by
+    both parsers, listing every post under its folder, each link serving a view."""
+    folder = url[len(check.base):-len("llms.txt")] if is_on_site(url, check.base) else None
+    if folder is None or not folder:
+        check.add("llms-section", root, f"{url} is not a section's llms.txt on the site")
+        return
+    read = check.read(url, "file")
+    if read.text is None:
+        check.missing("llms-section", read, "no llms.txt for the section the root file links")
+        return
+    check.scopes.append(folder)
+    parsed = parse_llms_txt(read.text)
+    for _, line, message in parsed.findings:
+        check.add("llms-section", read.url, message, line)
+    _compare_reference(check, read.url, read.text, parsed)
+    listed = {page_key(link.url) for link in parsed.links}
+    for post in check.posts:
+        page, view = text_of(post, "url"), text_of(post, "markdown_url")
+        if page and view and (folder_of(page, check.base) or "").startswith(folder) \
+                and page_key(view) not in listed:
+            check.add("llms-section", read.url, f"{view} is under {folder} but not listed")
+    for link in parsed.links if check.limit is None else parsed.links[: check.limit]:
         _check_link(check, read.url, link.url, link.line)
 
 
@@ -282,8 +331,15 @@ def check_discovery(check: SiteCheck) -> None:
         if read.text is None:
             check.missing("page-missing", read, "no HTML page")
             continue
-        for rule, message in discovery_findings(read.text, read.url, view, check.index_url):
+        describedby = check.base + covering_scope(url, check.base, check.scopes) + "llms.txt"
+        for rule, message in discovery_findings(read.text, read.url, view, check.index_url,
+                                                describedby):
             check.add(rule, url, message)
+        top = [urljoin(read.url, href) for href in body_top_links(read.text)]
+        if page_key(view) not in {page_key(href) for href in top}:
+            check.add("discovery-hint", url,
+                      "the top of the body has no link to the page's view, for agents "
+                      "that drop the <head>")
         markdown = post.get("markdown")
         if isinstance(markdown, str):
             for message in roundtrip_findings(read.text, page_url=url, markdown=markdown,
@@ -297,12 +353,14 @@ def _site_map(check: SiteCheck) -> dict[str, str]:
 
 
 def discovery_findings(
-    html: str, page_url: str, view: str, index_url: str
+    html: str, page_url: str, view: str, index_url: str, describedby: str | None = None
 ) -> list[tuple[str, str]]:
-    """What is wrong with the discovery links of a page whose view is ``view``."""
+    """What is wrong with the discovery links of a page whose view is ``view``;
+    ``describedby``, when given, is the llms.txt its ``rel=describedby`` must name."""
     links = head_links(html)
     views = [link for link in links if "alternate" in link.rel and link.type == "text/markdown"]
     indexes = [link for link in links if "agentprose-index" in link.rel]
+    described = [urljoin(page_url, link.href) for link in links if "describedby" in link.rel]
     found: list[tuple[str, str]] = []
     if not views:
         found.append(("discovery-missing", "no <link rel=\"alternate\" type=\"text/markdown\">"))
@@ -314,6 +372,10 @@ def discovery_findings(
         found.append(("discovery-index", f"{len(indexes)} rel=\"agentprose-index\" links"))
     elif urljoin(page_url, indexes[0].href) != index_url:
         found.append(("discovery-index", f"the index link points at {indexes[0].href}"))
+    if describedby is not None and described != [describedby]:
+        found.append(("discovery-describedby",
+                      (f"rel=\"describedby\" links {described or 'nothing'}; the llms.txt "
+                       f"that covers the page is {describedby}")))
     return found
 
 

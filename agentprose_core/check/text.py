@@ -9,19 +9,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from html import unescape
 from html.parser import HTMLParser
 from typing import Any
 
 import yaml
 
 __all__ = [
+    "DIRECTIVE_PREFIX",
     "FRONT_MATTER_KEYS",
     "Finding",
     "HeadLink",
     "LlmsFile",
     "LlmsLink",
     "View",
+    "body_top_links",
     "head_links",
+    "linked_llms_files",
+    "linked_urls",
     "parse_llms_txt",
     "parse_view",
 ]
@@ -54,6 +59,8 @@ class View:
 
     front: dict[str, Any] = field(default_factory=dict)
     body: str = ""
+    directive: str = ""
+    """The site-index line after the front matter (``> Site index: …``), if any."""
     findings: list[Finding] = field(default_factory=list)
 
 
@@ -74,9 +81,23 @@ def parse_view(text: str) -> View:
     if view.front:
         view.findings += _front_matter_findings(view.front)
     first_body_line = head.count("\n") + 4
-    view.findings += _body_findings(body, first_body_line)
+    view.directive, body, skipped = _directive(body)
+    view.findings += _body_findings(body, first_body_line + skipped)
     view.body = body.strip("\n")
     return view
+
+
+DIRECTIVE_PREFIX = "> Site index: "
+
+
+def _directive(body: str) -> tuple[str, str, int]:
+    """The directive line that opens ``body`` (``""`` if none), the body after it, and
+    how many lines that removed."""
+    stripped = body.lstrip("\n")
+    line, newline, rest = stripped.partition("\n")
+    if not line.startswith(DIRECTIVE_PREFIX):
+        return "", body, 0
+    return line, rest, len(body) - len(stripped) + len(newline)
 
 
 def _lexical(head: str) -> list[Finding]:
@@ -221,6 +242,8 @@ class LlmsFile:
 
     title: str = ""
     summary: str = ""
+    info: str = ""
+    """The prose between the summary and the first section."""
     sections: list[tuple[str, list[LlmsLink]]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
 
@@ -266,7 +289,9 @@ def _read_body(numbered: list[tuple[int, str]], parsed: LlmsFile) -> None:
             parsed.sections.append((heading.group("text").strip(), current))
         elif line.lstrip().startswith("#"):
             parsed.findings.append(("llms-format", number, "only '##' section headings"))
-        elif current is not None:
+        elif current is None:
+            parsed.info += line + "\n"
+        else:
             link = _LINK.fullmatch(line.rstrip())
             if link is None:
                 parsed.findings.append(("llms-format", number,
@@ -315,6 +340,31 @@ class _HeadParser(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "head":
             self.done = True
+
+
+_INLINE_LINK = re.compile(r"\[[^\]]*\]\((?P<url>[^)\s]+)\)")
+
+
+def linked_urls(text: str) -> list[str]:
+    """The destinations of the inline links ``[text](url)`` in ``text``."""
+    return [match["url"] for match in _INLINE_LINK.finditer(text)]
+
+
+def linked_llms_files(info: str) -> list[str]:
+    """The URLs of the ``llms.txt`` files a root file's prose links (its sections')."""
+    return [url for url in linked_urls(info) if url.endswith("/llms.txt")]
+
+
+_BODY_OPEN = re.compile(r"<body(?:\s[^>]*)?>", re.IGNORECASE)
+_HREF = re.compile(r"""<a\s[^>]*href\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+
+
+def body_top_links(html: str, size: int = 4096) -> list[str]:
+    """The ``href`` of the links in the first ``size`` characters of a page's body."""
+    opened = _BODY_OPEN.search(html)
+    if opened is None:
+        return []
+    return [unescape(href) for href in _HREF.findall(html, opened.end(), opened.end() + size)]
 
 
 def head_links(html: str) -> list[HeadLink]:

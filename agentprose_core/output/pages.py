@@ -105,7 +105,7 @@ def write_page(site: SitePages, job: PageJob) -> PageOutputs:
         section=job.section, prev=job.prev, next=job.next, lang=job.lang, in_nav=job.in_nav,
     )
     try:
-        write_view(site.outdir, record, site.base_url)
+        write_view(site.outdir, record, site.base_url, site.settings)
         site.records.save(job.docname, record)
     except (AgentproseError, OSError) as error:
         message = f"agentprose could not write the view of {job.docname}: {error}"

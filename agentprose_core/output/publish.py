@@ -13,9 +13,14 @@ from urllib.parse import urlsplit
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.files import safe_target, write_atomic
 from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.records.scopes import folder_of
 from agentprose_core.render.index import check_pages, iter_index_chunks
-from agentprose_core.render.llmstxt import iter_llms_full_txt, render_llms_txt
-from agentprose_core.render.view import render_view
+from agentprose_core.render.llmstxt import (
+    iter_llms_full_txt,
+    render_llms_txt,
+    render_section_llms_txt,
+)
+from agentprose_core.render.view import render_view, view_directive
 from agentprose_core.urls import base_url_of, output_path
 
 if TYPE_CHECKING:
@@ -67,12 +72,19 @@ def publish(
             return
         result.bytes_written += write_atomic(target, data)
 
+    directive = view_directive(base, settings)
     for page in kept if views else ():
-        emit(output_path(page.markdown_url, base), render_view(page))
+        emit(output_path(page.markdown_url, base), render_view(page, directive))
     if settings.index:
         emit(INDEX_NAME, _index(site, kept, generator, settings, result.diagnostics))
     if settings.llms_txt:
         emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections))
+        for folder, title in site.scopes:
+            full = settings.llms_full_txt and _is_large(site, kept, folder)
+            emit(folder + LLMS_NAME, render_section_llms_txt(site, kept, folder, title,
+                                                             full=full))
+            if full:
+                emit(folder + LLMS_FULL_NAME, iter_llms_full_txt(site, _under(site, kept, folder)))
     if settings.llms_full_txt:
         emit(LLMS_FULL_NAME, _capped_full(site, kept, settings.llms_full_max_bytes,
                                           result.diagnostics))
@@ -87,6 +99,21 @@ def publish(
                                      views=views_written).items():
             emit(name, text)
     return result
+
+
+SECTION_FULL_MIN_CHARS = 50_000
+"""A section gets its own ``llms-full.txt`` from this much Markdown on: about where
+fetching its pages one by one starts to cost an agent more than one file would."""
+
+
+def _under(site: SiteRecord, pages: Sequence[PageRecord], folder: str) -> list[PageRecord]:
+    base = base_url_of(site.url)
+    return [page for page in pages if (folder_of(page.url, base) or "").startswith(folder)]
+
+
+def _is_large(site: SiteRecord, pages: Sequence[PageRecord], folder: str) -> bool:
+    return sum(len(page.markdown) for page in _under(site, pages, folder)) \
+        >= SECTION_FULL_MIN_CHARS
 
 
 def _index(site: SiteRecord, pages: Sequence[PageRecord], generator: str,
@@ -129,7 +156,9 @@ def _capped_full(site: SiteRecord, pages: Sequence[PageRecord], limit: int | Non
         yield chunk
 
 
-def write_view(site_dir: Path, page: PageRecord, base_url: str) -> int:
+def write_view(site_dir: Path, page: PageRecord, base_url: str, settings: Settings) -> int:
     """Write one page's agent view into ``site_dir``; returns the bytes written."""
-    relative = output_path(page.markdown_url, base_url_of(base_url))
-    return write_atomic(safe_target(site_dir, relative), render_view(page))
+    base = base_url_of(base_url)
+    relative = output_path(page.markdown_url, base)
+    return write_atomic(safe_target(site_dir, relative),
+                        render_view(page, view_directive(base, settings)))

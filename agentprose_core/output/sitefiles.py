@@ -131,7 +131,7 @@ def _records(job: SiteJob) -> dict[str, PageRecord]:
             continue
         record = _current(job, stored[docname], docname)
         if record != stored[docname]:  # a neighbour moved in the toctree: update the view
-            write_view(job.outdir, record, job.base_url)
+            write_view(job.outdir, record, job.base_url, job.settings)
             job.records.save(docname, record)
         records[docname] = record
     return records

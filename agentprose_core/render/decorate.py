@@ -5,9 +5,16 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from agentprose_core.records.scopes import describedby_url
+from agentprose_core.render.bodyhint import (
+    body_hint,
+    insert_hint,
+    insert_hint_bytes,
+    without_hint,
+)
 from agentprose_core.render.head import add_to_head, discovery_tags, head_of
 from agentprose_core.render.jsonld import head_tags
-from agentprose_core.urls import index_url
+from agentprose_core.urls import base_url_of, index_url
 
 if TYPE_CHECKING:
     from agentprose_core.model import PageRecord, SiteRecord
@@ -30,8 +37,11 @@ def head_additions(
     if settings.discovery_links and _DISCOVERY_MARKER not in head and (
         'type="text/markdown"' not in head
     ):
+        describedby = (describedby_url(page.url, base_url_of(site.url), site.scopes)
+                       if settings.llms_txt else None)
         tags.append(discovery_tags(page.markdown_url,
-                                   index_url(site.url) if settings.index else None))
+                                   index_url(site.url) if settings.index else None,
+                                   describedby))
     if settings.json_ld:
         extra = head_tags(head, page, site, kind=kind or settings.article_type)
         if extra:
@@ -46,6 +56,7 @@ def decorate_page(
     """``document`` with its head tags added, or None when it needs none (or has no head)."""
     tags = head_additions(head_of(document), page, site, settings, kind=kind)
     changed = add_to_head(document, _marked(tags)) if tags else document
+    changed = insert_hint_bytes(changed, body_hint(page, site, settings)) or changed
     return None if changed == document else changed
 
 
@@ -56,9 +67,10 @@ _INJECTED = re.compile(re.escape(_INJECTED_OPEN) + rb".*?" + re.escape(_INJECTED
 
 
 def without_injected(document: bytes) -> bytes:
-    """``document`` without the tags an earlier ``agentprose build`` added to it (marked
-    by :func:`redecorate_page`): what the site's own build wrote."""
-    return _INJECTED.sub(b"", document) if _INJECTED_OPEN in document else document
+    """``document`` without the tags and the body hint an earlier ``agentprose build``
+    added to it (marked by :func:`redecorate_page`): what the site's own build wrote."""
+    plain = _INJECTED.sub(b"", document) if _INJECTED_OPEN in document else document
+    return without_hint(plain)
 
 
 def redecorate_page(
@@ -73,6 +85,7 @@ def redecorate_page(
     tags = head_additions(head_of(plain), page, site, settings, kind=kind)
     if tags:
         plain = add_to_head(plain, _marked(tags))
+    plain = insert_hint_bytes(plain, body_hint(page, site, settings)) or plain
     return None if plain == document else plain
 
 
@@ -88,12 +101,16 @@ def decorate_text(
     """:func:`decorate_page` for a document a build tool holds as text: no encoding of
     the whole page (a Material page with a large nav is hundreds of kilobytes)."""
     end = _head_end(document)
-    if end < 0:
-        return None
+    if end < 0:  # no head for the tags; the body's hint still helps
+        return insert_hint(document, body_hint(page, site, settings))
     head = document[:end]
     tags = head_additions(head, page, site, settings, kind=kind)
     # Marked, so that a later dirty build can replace them (its date changed, say).
-    return f"{head}{_marked(tags)}\n{document[end:]}" if tags else None
+    hinted = insert_hint(document, body_hint(page, site, settings), end)
+    rest = hinted[end:] if hinted is not None else document[end:]
+    if not tags:
+        return None if hinted is None else hinted
+    return f"{head}{_marked(tags)}\n{rest}"
 
 
 def _head_end(document: str) -> int:

@@ -12,13 +12,16 @@ _HEAD_OPEN = re.compile(rb"<head(\s[^>]*)?>", re.IGNORECASE)
 _MARKER = b'rel="agentprose-index"'
 
 
-def discovery_tags(view_url: str, index_url: str | None) -> str:
-    """The ``<link>`` tags that point agents at a page's view and the site index."""
+def discovery_tags(view_url: str, index_url: str | None, describedby: str | None = None) -> str:
+    """The ``<link>`` tags that point agents at a page's view, the site index and the
+    ``llms.txt`` that covers the page (llms.txt v2's ``describedby``)."""
     tags = [f'<link rel="alternate" type="text/markdown" href="{escape(view_url)}">']
     if index_url:
         tags.append(
             f'<link rel="agentprose-index" type="application/json" href="{escape(index_url)}">'
         )
+    if describedby:
+        tags.append(f'<link rel="describedby" href="{escape(describedby)}">')
     return "\n".join(tags)
 
 

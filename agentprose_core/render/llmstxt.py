@@ -29,6 +29,10 @@ Choices the format leaves open:
   gets a backslash escape. Spaces, parentheses, angle brackets and backslashes in a URL
   are percent-encoded (it still names the same file).
 
+A section of the nav with several pages in a folder of their own also gets an
+``llms.txt`` in that folder (:func:`render_section_llms_txt`; which sections, by
+:mod:`agentprose_core.records.scopes`), linked from the root file's paragraph.
+
 ``llms-full.txt`` is every page's agent view in reading order, each introduced by its
 title and canonical URL, entries separated by a blank line::
 
@@ -48,6 +52,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from agentprose_core.model import LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.records.scopes import (
+    OPTIONAL_SECTION,
+    ROOT_SECTION,
+    folder_of,
+    group_of,
+    groups,
+)
 from agentprose_core.records.summaries import one_line, plain_text, summarize
 from agentprose_core.render.index import ensure_checked
 from agentprose_core.urls import base_url_of, page_key
@@ -63,10 +75,9 @@ __all__ = [
     "iter_llms_full_txt",
     "render_llms_full_txt",
     "render_llms_txt",
+    "render_section_llms_txt",
 ]
 
-ROOT_SECTION = "Docs"
-OPTIONAL_SECTION = "Optional"
 
 # What would end a Markdown link destination early (or, for the reference parser, a ")").
 _URL_ESCAPES = str.maketrans(
@@ -107,11 +118,65 @@ def render_llms_txt(
     ensure_checked(site, pages)
     name = one_line(site.name) or base_url_of(site.url)
     lines = [f"# {name}", "", f"> {_site_summary(site, pages, name)}", "", _intro(name, intro)]
-    groups = _given_sections(pages, sections) if sections else _sections(pages)
-    for section, members in groups:
+    lines[-1] += _scopes_sentence(site)
+    for section, members in groups(pages, sections):
         lines += ["", f"## {section}", ""]
         lines += [_link_line(page) for page in members]
     return "\n".join(lines) + "\n"
+
+
+def _scopes_sentence(site: SiteRecord) -> str:
+    """The sentence of the root file's paragraph that links the sections' own files."""
+    if not site.scopes:
+        return ""
+    base = base_url_of(site.url)
+    links = ", ".join(f"[{_link_text(title)}]({_url(base + folder + LLMS_NAME)})"
+                      for folder, title in site.scopes)
+    return f"\n\nSections with an llms.txt of their own: {links}."
+
+
+def render_section_llms_txt(
+    site: SiteRecord, pages: Sequence[PageRecord], folder: str, title: str, *,
+    full: bool = False,
+) -> str:
+    """The ``llms.txt`` of the section ``title`` in ``folder`` (llms.txt v2 sub-path
+    scoping): every page under the folder, the section's own pages grouped by their
+    second-level nav section, the others under Optional. ``full``: the section also has
+    an ``llms-full.txt``, which the paragraph links."""
+    ensure_checked(site, pages)
+    base = base_url_of(site.url)
+    name = one_line(site.name) or base
+    under = [page for page in pages if (folder_of(page.url, base) or "").startswith(folder)]
+    home_key = page_key(base + folder)
+    home = next((page for page in under if page_key(page.url) == home_key), None)
+    summary = one_line(home.summary or "") if home else ""
+    lines = [f"# {name}: {one_line(title)}", "",
+             f"> {summary or f'The {one_line(title)} pages of {name}, as Markdown.'}", "",
+             f"Each link below leads to a page under {_url(base + folder)} as Markdown. "
+             + (f"All of them in one file: [{LLMS_FULL_NAME}]"
+                f"({_url(base + folder + LLMS_FULL_NAME)}). " if full else "")
+             + f"The whole site: [{LLMS_NAME}]({_url(base + LLMS_NAME)})."]
+    for section, members in _section_groups(under, title):
+        lines += ["", f"## {section}", ""]
+        lines += [_link_line(page) for page in members]
+    return "\n".join(lines) + "\n"
+
+
+def _section_groups(pages: Sequence[PageRecord], title: str) -> list[tuple[str, list[PageRecord]]]:
+    grouped: dict[str, list[PageRecord]] = {one_line(title): []}
+    optional = []
+    for page in pages:
+        if group_of(page) != one_line(title):
+            optional.append(page)
+            continue
+        second = one_line(page.section[1]) if len(page.section) > 1 else ""
+        grouped.setdefault(second or one_line(title), []).append(page)
+    ordered = [*grouped.items(), (OPTIONAL_SECTION, optional)]
+    return [(name, members) for name, members in ordered if members]
+
+
+def _url(url: str) -> str:
+    return url.strip().translate(_URL_ESCAPES)
 
 
 def _site_summary(site: SiteRecord, pages: Sequence[PageRecord], name: str) -> str:
@@ -145,41 +210,8 @@ def _escape_heading(line: str) -> str:
     return line[: len(line) - len(stripped)] + "\\" + stripped
 
 
-def _sections(pages: Sequence[PageRecord]) -> list[tuple[str, list[PageRecord]]]:
-    """The pages grouped as llms.txt lists them: root pages, nav sections, Optional."""
-    groups: dict[str, list[PageRecord]] = {ROOT_SECTION: []}
-    for page in pages:
-        groups.setdefault(_section_of(page), []).append(page)
-    optional = groups.pop(OPTIONAL_SECTION, [])
-    ordered = [*groups.items(), (OPTIONAL_SECTION, optional)]
-    return [(name, members) for name, members in ordered if members]
-
-
-def _given_sections(
-    pages: Sequence[PageRecord], sections: Sequence[tuple[str, Sequence[str]]]
-) -> list[tuple[str, list[PageRecord]]]:
-    by_url = {page_key(page.url): page for page in pages}
-    placed: set[str] = set()
-    groups: list[tuple[str, list[PageRecord]]] = []
-    for title, urls in sections:
-        keys = [key for key in map(page_key, urls) if key in by_url and key not in placed]
-        members = [by_url[key] for key in keys]
-        placed.update(page_key(page.url) for page in members)
-        groups.append((one_line(title) or ROOT_SECTION, members))
-    rest = [page for page in pages if page_key(page.url) not in placed]
-    groups.append((OPTIONAL_SECTION, rest))
-    return [(name, members) for name, members in groups if members]
-
-
-def _section_of(page: PageRecord) -> str:
-    if not page.in_nav:
-        return OPTIONAL_SECTION
-    top = one_line(page.section[0]) if page.section else ""
-    return top or ROOT_SECTION
-
-
 def _link_line(page: PageRecord) -> str:
-    url = page.markdown_url.strip().translate(_URL_ESCAPES)
+    url = _url(page.markdown_url)
     summary = one_line(page.summary or "")
     return f"- [{_link_text(page.title)}]({url})" + (f": {summary}" if summary else "")
 

@@ -7,10 +7,14 @@ value can turn into a boolean, a number, a date or a folded line.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from agentprose_core.model import PageRecord
+from agentprose_core.model import INDEX_NAME, LLMS_NAME, PageRecord
 
-__all__ = ["quote", "render_front_matter", "render_view"]
+if TYPE_CHECKING:
+    from agentprose_core.settings import Settings
+
+__all__ = ["quote", "render_front_matter", "render_view", "view_directive"]
 
 # Characters YAML 1.1 (PyYAML) reads as line breaks or refuses in a stream, plus the
 # quote and backslash; everything else is written as itself (UTF-8, unescaped).
@@ -74,7 +78,27 @@ def render_front_matter(page: PageRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_view(page: PageRecord) -> str:
-    """The whole agent view: front matter, a blank line, the Markdown body."""
+def view_directive(base_url: str, settings: Settings) -> str:
+    """The line after a view's front matter that points agents at the rest of the site:
+    ``> Site index: [llms.txt](…) · [agentprose.json](…)``, naming only the files the
+    build writes; empty when the ``directive`` setting is off or it writes neither.
+
+    ``base_url`` is the site's base URL with its trailing slash. The line belongs to the
+    view file only: ``agentprose.json`` and ``llms-full.txt`` carry the bodies without it.
+    """
+    if not settings.directive:
+        return ""
+    links = []
+    if settings.llms_txt:
+        links.append(f"[{LLMS_NAME}]({base_url}{LLMS_NAME})")
+    if settings.index:
+        links.append(f"[{INDEX_NAME}]({base_url}{INDEX_NAME})")
+    return f"> Site index: {' · '.join(links)}" if links else ""
+
+
+def render_view(page: PageRecord, directive: str = "") -> str:
+    """The whole agent view: front matter, the ``directive`` line (if any) after a blank
+    line, a blank line, the Markdown body."""
     body = page.markdown.strip("\n")
-    return render_front_matter(page) + ("\n" + body + "\n" if body else "")
+    head = render_front_matter(page) + (f"\n{directive}\n" if directive else "")
+    return head + ("\n" + body + "\n" if body else "")
