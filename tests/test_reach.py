@@ -163,7 +163,7 @@ def test_the_directive_follows_the_front_matter() -> None:
     assert directive == (f"> Site index: [llms.txt]({BASE}llms.txt) · "
                          f"[agentprose.json]({BASE}agentprose.json)")
     view = render_view(PAGES[0], directive)
-    front, _, rest = view.partition("---\n\n")
+    _, _, rest = view.partition("---\n\n")
     assert rest.startswith(directive + "\n\n# Index\n")
     parsed = parse_view(view)
     assert parsed.directive == directive
