@@ -29,7 +29,15 @@ from agentprose_core.hosting import edge as hosting_edge
 from agentprose_core.hosting import servers as hosting
 from agentprose_core.hosting.accept import ACCEPT_RULES, markdown_by_rules
 
-from .http_cases import CASES, Case, build_fixture_site, cases_for, run_cases
+from .http_cases import (
+    CASES,
+    LLMS_SCOPES,
+    Case,
+    agent_cases,
+    build_fixture_site,
+    cases_for,
+    run_cases,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -150,12 +158,13 @@ http {{
 
 
 @contextmanager
-def _nginx(site: Path, base: str, layout: str = "sibling") -> Iterator[str]:
+def _nginx(site: Path, base: str, layout: str = "sibling", detect: bool = False) -> Iterator[str]:
     binary = _binary("nginx")
     work, port = _workdir(), _free_port()
     try:
         conf = hosting.nginx_config(str(site), base_path=base, listen=f"127.0.0.1:{port}",
-                                    view_layout=layout)
+                                    view_layout=layout, llms_scopes=LLMS_SCOPES,
+                                    detect_agents=detect)
         (work / "agentprose.conf").write_text(conf, encoding="utf-8")
         user = "user root;\n" if os.geteuid() == 0 else ""
         main = work / "nginx.conf"
@@ -205,13 +214,14 @@ def _apache_empty_root(work: Path, base: str) -> str:
 
 
 @contextmanager
-def _apache(site: Path, base: str, layout: str = "sibling") -> Iterator[str]:
+def _apache(site: Path, base: str, layout: str = "sibling", detect: bool = False) -> Iterator[str]:
     binary = _binary("apache2", "httpd")
     work, port = _workdir(), _free_port()
     try:
         (work / "agentprose.conf").write_text(hosting.apache_config(str(site), base_path=base),
                                               encoding="utf-8")
-        files = hosting.host_files("apache", base_path=base, view_layout=layout)
+        files = hosting.host_files("apache", base_path=base, view_layout=layout,
+                                   llms_scopes=LLMS_SCOPES, detect_agents=detect)
         (site / ".htaccess").write_text(files[".htaccess"], encoding="utf-8")
         user = "User nobody\nGroup nogroup\n" if os.geteuid() == 0 else ""
         main = work / "httpd.conf"
@@ -240,12 +250,13 @@ CADDY_WRAPPER = """\
 
 
 @contextmanager
-def _caddy(site: Path, base: str, layout: str = "sibling") -> Iterator[str]:
+def _caddy(site: Path, base: str, layout: str = "sibling", detect: bool = False) -> Iterator[str]:
     binary = _binary("caddy")
     work, port = _workdir(), _free_port()
     try:
         block = hosting.caddy_config(str(site), base_path=base, view_layout=layout,
-                                     address=f"http://127.0.0.1:{port}")
+                                     address=f"http://127.0.0.1:{port}",
+                                     llms_scopes=LLMS_SCOPES, detect_agents=detect)
         caddyfile = work / "Caddyfile"
         caddyfile.write_text(CADDY_WRAPPER + block, encoding="utf-8")
         env = {"PATH": os.environ.get("PATH", ""), "HOME": str(work),
@@ -258,23 +269,44 @@ def _caddy(site: Path, base: str, layout: str = "sibling") -> Iterator[str]:
 
 
 SERVERS = {"nginx": _nginx, "apache": _apache, "caddy": _caddy}
+NO_MARKDOWN_404 = {"apache": "ErrorDocument sends a file or a one-line message as HTML"}
+"""Servers that answer a missing page with the site's 404.html whatever the client asked."""
 
 
 # --- the table, on each server ----------------------------------------------------------
 
+def _limited(case: Case, server: str) -> bool:
+    return case.name in LIMITS[server] or (case.markdown_404 and server in NO_MARKDOWN_404)
+
+
 def _split(cases: list[Case], server: str) -> tuple[list[Case], list[Case]]:
-    limits = LIMITS[server]
-    return ([c for c in cases if c.name not in limits], [c for c in cases if c.name in limits])
+    return ([c for c in cases if not _limited(c, server)],
+            [c for c in cases if _limited(c, server)])
+
+
+def _holds(url: str, cases: list[Case], server: str) -> None:
+    """The table passes, but for the server's limits, which must still fail."""
+    passing, limited = _split(cases, server)
+    assert run_cases(url, passing) == []
+    for case in limited:  # still a limit: else drop it from LIMITS and docs/hosting.md
+        assert run_cases(url, [case]), f"{server} now passes {case.name}"
 
 
 @pytest.mark.parametrize("base", BASES)
 @pytest.mark.parametrize("server", sorted(SERVERS))
 def test_http_cases(sites: dict[str, Path], server: str, base: str) -> None:
     with SERVERS[server](sites[base], base) as url:
-        cases, limited = _split(cases_for(url), server)
-        assert run_cases(url, cases) == []
-        for case in limited:  # still a limit: else drop it from LIMITS and docs/hosting.md
-            assert run_cases(url, [case]), f"{server} now passes {case.name}"
+        _holds(url, cases_for(url), server)
+
+
+@pytest.mark.parametrize("detect", [False, True], ids=["detection-off", "detection-on"])
+@pytest.mark.parametrize("server", sorted(SERVERS))
+def test_agent_detection(sites: dict[str, Path], server: str, detect: bool) -> None:
+    base = "/docs/" if detect else "/"
+    with SERVERS[server](sites[base], base, detect=detect) as url:
+        _holds(url, agent_cases(detect), server)
+        if detect:  # and the rest of the table holds
+            _holds(url, cases_for(url), server)
 
 
 @pytest.mark.parametrize("server", sorted(SERVERS))
@@ -370,7 +402,7 @@ def test_host_files() -> None:
     assert set(hosting.host_files("netlify", views=("a.md",))) == {"_headers"}
     assert "/a.md\n  Content-Type: text/markdown; charset=utf-8" in \
         hosting.host_files("netlify", views=("a.md",))["_headers"]
-    assert hosting.host_files("cloudflare", base_path="/docs/")["_headers"].splitlines()[1:] \
+    assert hosting.host_files("cloudflare", base_path="/docs/")["_headers"].splitlines()[1:3] \
         == ["/docs/*.md", "  Content-Type: text/markdown; charset=utf-8"]
     htaccess = hosting.host_files("apache", base_path="docs")[".htaccess"]
     assert "RewriteBase /docs/\n" in htaccess

@@ -26,7 +26,7 @@ from agentprose_core.serve.server import (
     respond,
 )
 
-from .http_cases import CASES, build_fixture_site, cases_for, run_cases
+from .http_cases import CASES, agent_cases, build_fixture_site, cases_for, run_cases
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -347,8 +347,10 @@ def test_last_modified_is_the_file_time(small: Site) -> None:
 # --- the real server --------------------------------------------------------------------
 
 @contextmanager
-def _running(site: Path, base_path: str = "/", *, quiet: bool = True) -> Iterator[str]:
-    server = make_server(site, port=0, base_path=base_path, quiet=quiet)
+def _running(site: Path, base_path: str = "/", *, quiet: bool = True,
+             detect_agents: bool = False) -> Iterator[str]:
+    server = make_server(site, port=0, base_path=base_path, quiet=quiet,
+                         detect_agents=detect_agents)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.start()
     try:
@@ -375,6 +377,15 @@ def test_http_cases(built: dict[str, Path], base_path: str) -> None:
         cases = cases_for(url)
         assert len(cases) > len(CASES) or base_path == "/"
         assert run_cases(url, cases) == []
+
+
+@pytest.mark.parametrize("detect", [False, True], ids=["detection-off", "detection-on"])
+@pytest.mark.parametrize("base_path", ["/", "/docs/"])
+def test_agent_detection(built: dict[str, Path], base_path: str, detect: bool) -> None:
+    with _running(built[base_path], base_path, detect_agents=detect) as url:
+        assert run_cases(url, agent_cases(detect)) == []
+        if detect:  # and the rest of the table holds
+            assert run_cases(url, cases_for(url)) == []
 
 
 def test_one_log_line_per_request(built: dict[str, Path],
