@@ -162,10 +162,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _llms_scopes(root: Path) -> list[str]:
-    """The site-relative folders of ``root`` that hold an ``llms.txt`` (``""``: the root),
-    dot-folders left out; none when the folder is not there (a path on another machine)."""
-    if not root.is_dir():
-        return []
+    """The site-relative folders of a built site that hold an ``llms.txt`` (``""``: the
+    root), dot-folders left out."""
     found = []
     for llms in root.rglob("llms.txt"):
         parts = llms.relative_to(root).parts[:-1]
@@ -179,6 +177,8 @@ def _config(args: argparse.Namespace) -> int:
 
     render = nginx_config if args.server == "nginx" else caddy_config
     root = Path(args.root)
+    # A folder on this machine is read; a path on the server is taken to hold the
+    # root's llms.txt and agentprose.json, as every build writes them.
     scopes = _llms_scopes(root) if root.is_dir() else [""]
     index = (root / "agentprose.json").is_file() if root.is_dir() else True
     print(render(args.root, base_path=args.base_path, view_layout=args.view_layout,

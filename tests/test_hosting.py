@@ -448,6 +448,62 @@ def test_sub_path_with_regex_characters_is_escaped() -> None:
     assert 'location ^~ "/v1.2 (beta)/" {' in text
 
 
+def test_agent_detection_comes_from_the_one_list() -> None:
+    """Off: no trace of it. On: each text holds the patterns of agentprose_core.agents."""
+    from agentprose_core.agents import agent_pattern, crawler_pattern, signature_pattern
+
+    def texts(detect: bool) -> dict[str, str]:
+        return {
+            "nginx": hosting.nginx_config("/srv/site", detect_agents=detect),
+            "apache": hosting.apache_htaccess(detect_agents=detect),
+            "caddy": hosting.caddy_config("/srv/site", detect_agents=detect),
+            "function": hosting_edge.cloudflare_function(detect_agents=detect),
+            "vercel": hosting_edge.vercel_json(detect_agents=detect),
+        }
+
+    for name, text in texts(False).items():
+        assert "claude" not in text.lower(), name
+        if name == "function":  # the same code, with nothing to detect
+            assert "const AGENTS = null;" in text
+        else:
+            assert "user-agent" not in text.lower(), name
+    for name, text in texts(True).items():
+        if name == "vercel":  # the patterns as JSON strings
+            wanted = [hosting_edge._caseless(p) for p in
+                      (agent_pattern(), crawler_pattern(), signature_pattern())]
+            assert all(json.dumps(w)[1:-1] in text for w in wanted), name
+        elif name == "function":
+            assert all(json.dumps(p) in text for p in
+                       (agent_pattern(), crawler_pattern(), signature_pattern())), name
+        else:
+            assert agent_pattern() in text and crawler_pattern() in text, name
+        assert "Accept, User-Agent" in text or "Vary User-Agent" in text, name
+
+
+def test_llms_scopes_are_normalized_or_refused() -> None:
+    from agentprose_core.hosting.links import link_rules, normalize_scopes
+
+    assert normalize_scopes(["", "/guide", "api/", "guide/", "guide/api"]) == \
+        ("guide/api/", "guide/", "api/", "")
+    rules = link_rules("/docs/", ["", "a b/"], index=False)
+    assert [(r.prefix, r.describedby) for r in rules] == [
+        ("/docs/a b/", "/docs/a%20b/llms.txt"), ("/docs/", "/docs/llms.txt"), (None, None)]
+    assert rules[-1].links == "" and "llms.txt" not in rules[-1].not_found
+    for bad in ("../x/", "a/./b", 'a"b/', "a$b", "a{b}/"):
+        with pytest.raises(InputError):
+            normalize_scopes([bad])
+    with pytest.raises(InputError):
+        hosting.nginx_config("/srv/site", llms_scopes=["a;b/"])
+
+
+def test_without_a_root_llms_txt_nothing_is_linked_in_vain() -> None:
+    nginx = hosting.nginx_config("/srv/site", llms_scopes=("guide/",), index=False)
+    assert 'set $agentprose_links "";' in nginx  # the pages outside guide/ link nothing
+    assert "</llms.txt>" not in nginx
+    cloudflare = hosting_edge.cloudflare_headers(llms_scopes=(), index=False)
+    assert "Link" not in cloudflare
+
+
 def test_the_map_is_valid_json_free_text() -> None:
     """One map line per rule, each a quoted case-insensitive regex."""
     text = hosting.nginx_config("/srv/site")
@@ -493,4 +549,7 @@ def test_docs_name_every_limit() -> None:
     for server, limits in LIMITS.items():
         for case in limits:
             assert f"`{case}`" in text, f"docs/hosting.md does not mention {server}'s {case}"
+    for server in NO_MARKDOWN_404:  # said in the server's own section
+        section = text.split(f"\n## {server.capitalize()}\n", 1)[1].split("\n## ", 1)[0]
+        assert "No Markdown `404`" in section, f"docs/hosting.md: {server}'s Markdown 404"
     assert json.loads(SNIPPETS["vercel"]())["routes"]
