@@ -32,6 +32,7 @@ from agentprose_core.hosting.accept import ACCEPT_RULES, markdown_by_rules
 from .http_cases import (
     CASES,
     LLMS_SCOPES,
+    MARKDOWN,
     Case,
     agent_cases,
     build_fixture_site,
@@ -158,12 +159,13 @@ http {{
 
 
 @contextmanager
-def _nginx(site: Path, base: str, layout: str = "sibling", detect: bool = False) -> Iterator[str]:
+def _nginx(site: Path, base: str, layout: str = "sibling", detect: bool = False,
+           scopes: tuple[str, ...] = LLMS_SCOPES, index: bool = True) -> Iterator[str]:
     binary = _binary("nginx")
     work, port = _workdir(), _free_port()
     try:
         conf = hosting.nginx_config(str(site), base_path=base, listen=f"127.0.0.1:{port}",
-                                    view_layout=layout, llms_scopes=LLMS_SCOPES,
+                                    view_layout=layout, llms_scopes=scopes, index=index,
                                     detect_agents=detect)
         (work / "agentprose.conf").write_text(conf, encoding="utf-8")
         user = "user root;\n" if os.geteuid() == 0 else ""
@@ -214,14 +216,16 @@ def _apache_empty_root(work: Path, base: str) -> str:
 
 
 @contextmanager
-def _apache(site: Path, base: str, layout: str = "sibling", detect: bool = False) -> Iterator[str]:
+def _apache(site: Path, base: str, layout: str = "sibling", detect: bool = False,
+           scopes: tuple[str, ...] = LLMS_SCOPES, index: bool = True) -> Iterator[str]:
     binary = _binary("apache2", "httpd")
     work, port = _workdir(), _free_port()
     try:
         (work / "agentprose.conf").write_text(hosting.apache_config(str(site), base_path=base),
                                               encoding="utf-8")
         files = hosting.host_files("apache", base_path=base, view_layout=layout,
-                                   llms_scopes=LLMS_SCOPES, detect_agents=detect)
+                                   llms_scopes=scopes, index=index,
+                                   detect_agents=detect)
         (site / ".htaccess").write_text(files[".htaccess"], encoding="utf-8")
         user = "User nobody\nGroup nogroup\n" if os.geteuid() == 0 else ""
         main = work / "httpd.conf"
@@ -250,13 +254,15 @@ CADDY_WRAPPER = """\
 
 
 @contextmanager
-def _caddy(site: Path, base: str, layout: str = "sibling", detect: bool = False) -> Iterator[str]:
+def _caddy(site: Path, base: str, layout: str = "sibling", detect: bool = False,
+           scopes: tuple[str, ...] = LLMS_SCOPES, index: bool = True) -> Iterator[str]:
     binary = _binary("caddy")
     work, port = _workdir(), _free_port()
     try:
         block = hosting.caddy_config(str(site), base_path=base, view_layout=layout,
                                      address=f"http://127.0.0.1:{port}",
-                                     llms_scopes=LLMS_SCOPES, detect_agents=detect)
+                                     llms_scopes=scopes, index=index,
+                                     detect_agents=detect)
         caddyfile = work / "Caddyfile"
         caddyfile.write_text(CADDY_WRAPPER + block, encoding="utf-8")
         env = {"PATH": os.environ.get("PATH", ""), "HOME": str(work),
@@ -307,6 +313,24 @@ def test_agent_detection(sites: dict[str, Path], server: str, detect: bool) -> N
         _holds(url, agent_cases(detect), server)
         if detect:  # and the rest of the table holds
             _holds(url, cases_for(url), server)
+
+
+@pytest.mark.parametrize("server", sorted(SERVERS))
+def test_links_without_a_root_llms_txt(sites: dict[str, Path], server: str) -> None:
+    """A site whose only llms.txt is a section's, without an index: nothing is linked in
+    vain, and no empty ``Link`` is sent."""
+    with SERVERS[server](sites["/"], "/", scopes=("tide-pools/",), index=False) as url:
+        for path, accept in (("rock-pools.html", MARKDOWN), ("", MARKDOWN),
+                             ("rock-pools.html", "text/html")):
+            request = urllib.request.Request(url + path, headers={"Accept": accept})
+            with urllib.request.urlopen(request, timeout=5) as response:
+                link = response.headers.get("Link")
+            assert link is None or ("llms.txt" not in link and "agentprose.json" not in link)
+            assert link != "", (path, accept)
+        section = Case("section", "tide-pools/", headers={"Accept": MARKDOWN},
+                       header_contains=(("Link", '</tide-pools/llms.txt>; rel="describedby"'),),
+                       header_lacks=(("Link", "agentprose.json"),))
+        assert run_cases(url, [section]) == []
 
 
 @pytest.mark.parametrize("server", sorted(SERVERS))

@@ -11,7 +11,17 @@ the disk. Every server gets the same behaviour, as far as it can express it:
 - ``.md`` files are ``text/markdown; charset=utf-8``, text files are UTF-8;
 - the site's ``404.html`` answers a missing page; symbolic links are not followed out of
   the site where the server can refuse them;
-- under a sub-path (``/docs/``) nothing outside it is served.
+- under a sub-path (``/docs/``) nothing outside it is served;
+- both answers of a page URL with a view carry ``Link`` to the ``llms.txt`` of the
+  longest folder in ``llms_scopes`` that holds the page (``rel="describedby"``) and, with
+  ``index``, to ``agentprose.json`` (:mod:`.links`);
+- with ``detect_agents``, a request from a known agent fetcher (the patterns of
+  :mod:`agentprose_core.agents`) gets the view whatever its ``Accept``, and page URLs
+  answer with ``Vary: Accept, User-Agent``;
+- a missing page asked for in Markdown (or by a detected agent) answers a short Markdown
+  ``404`` on nginx (a named location's ``return``) and Caddy (``respond`` in
+  ``handle_errors``). Apache cannot: ``ErrorDocument`` takes a file or a one-line
+  message sent as HTML, so it would take a Markdown file written into the site.
 
 The view of a page follows the ``view_layout`` setting (``sibling``: ``/a/`` ->
 ``/a.md``; ``directory``: ``/a/index.md``; ``index-html``: ``/a/index.html.md``).
@@ -461,6 +471,18 @@ def _caddy_links(base: str, scopes: Iterable[str], index: bool) -> list[str]:
     ]
 
 
+def _caddy_view_link(base: str, scopes: Iterable[str], index: bool) -> list[str]:
+    """The Markdown answer's ``Link``, when it can be empty only under a matcher (Caddy
+    would send an empty header)."""
+    rules = link_rules(base, scopes, index=index)
+    if any(rule.prefix == base for rule in rules):
+        rules = rules[:-1]  # the site's root covers every path the site answers
+    if all(rule.links for rule in rules):
+        return ['\theader Link "{agentprose_links}"']
+    return ['\t@agentprose_linked expression `{agentprose_links} != ""`',
+            '\theader @agentprose_linked Link "{agentprose_links}"']
+
+
 def _caddy_not_found(base: str, scopes: Iterable[str], index: bool, vary: str) -> list[str]:
     """``handle_errors`` routes for the Markdown 404, the longest folder first."""
     rules = link_rules(base, scopes, index=index)
@@ -516,7 +538,7 @@ def caddy_config(site_root: str, *, base_path: str = "/", address: str = ":8080"
         "handle @agentprose_markdown {",
         f'\theader Content-Location "{base[:-1]}{{agentprose_view}}"',
         '\theader Content-Type "text/markdown; charset=utf-8"',
-        '\theader Link "{agentprose_links}"',
+        *_caddy_view_link(base, llms_scopes, index),
         "\trewrite * {agentprose_view}",
         "\tfile_server",
         "}",
