@@ -250,7 +250,8 @@ def _file_response(site: Site, relative: str, request: Request,
 
 
 def respond(site: Site, request: Request) -> Response:
-    """The whole answer to one request: mapping, negotiation, validators."""
+    """The whole answer to one request: mapping, negotiation, validators; a ``404`` in
+    Markdown for a client that would get Markdown."""
     response = _respond(site, request)
     if response.status == HTTPStatus.NOT_FOUND and _wants_markdown(site, request):
         return _markdown_not_found(site, request)
