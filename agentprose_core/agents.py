@@ -29,6 +29,7 @@ __all__ = [
     "crawler_pattern",
     "is_agent",
     "link_header",
+    "not_found_markdown",
     "signature_pattern",
 ]
 
@@ -107,3 +108,21 @@ def link_header(*, view: str | None = None, describedby: str | None = None,
     if index:
         links.append(f'<{index}>; rel="agentprose-index"; type="application/json"')
     return ", ".join(links)
+
+
+def _markdown_url(url: str) -> str:
+    """``url`` as a Markdown link destination: parentheses would end it early."""
+    return url.replace("(", "%28").replace(")", "%29").replace(" ", "%20")
+
+
+def not_found_markdown(*, describedby: str | None = None, index: str | None = None) -> str:
+    """The body of a ``404`` for a client that asked for Markdown: a heading, one sentence,
+    and links to the ``llms.txt`` that covers the path and to the site index, each when
+    given (URLs or absolute paths)."""
+    lines = ["# Page not found", "", "This page does not exist."]
+    links = []
+    if describedby:
+        links.append(f"- [llms.txt]({_markdown_url(describedby)}): the pages of this site")
+    if index:
+        links.append(f"- [agentprose.json]({_markdown_url(index)}): the index of every page")
+    return "\n".join([*lines, *(["", *links] if links else [])]) + "\n"

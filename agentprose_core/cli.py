@@ -63,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
     serve.add_argument("--base-path", default="/", help="the site's path, e.g. /docs/")
     serve.add_argument("--quiet", action="store_true", help="do not log requests")
+    serve.add_argument("--detect-agents", action="store_true",
+                       help="answer the agent view to known agent fetchers (Claude-User, "
+                       "ChatGPT-User, ...) even when they ask for HTML")
     check = commands.add_parser(
         "check",
         help="check a built site folder or a deployed site against the formats",
@@ -84,6 +87,9 @@ def _parser() -> argparse.ArgumentParser:
     config.add_argument("--root", required=True, help="the folder of the built site")
     config.add_argument("--base-path", default="/", help="the site's path, e.g. /docs/")
     config.add_argument("--view-layout", choices=VIEW_LAYOUTS, default=VIEW_LAYOUTS[0])
+    config.add_argument("--detect-agents", action="store_true",
+                        help="answer the agent view to known agent fetchers even when they "
+                        "ask for HTML")
     return parser
 
 
@@ -143,7 +149,7 @@ def _serve(args: argparse.Namespace) -> int:
     from agentprose_core.serve.server import run_server
 
     run_server(args.site_dir, host=args.host, port=args.port, base_path=args.base_path,
-               quiet=args.quiet)
+               quiet=args.quiet, detect_agents=args.detect_agents)
     return 0
 
 
@@ -155,11 +161,28 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _llms_scopes(root: Path) -> list[str]:
+    """The site-relative folders of a built site that hold an ``llms.txt`` (``""``: the
+    root), dot-folders left out."""
+    found = []
+    for llms in root.rglob("llms.txt"):
+        parts = llms.relative_to(root).parts[:-1]
+        if llms.is_file() and not any(part.startswith(".") for part in parts):
+            found.append("".join(part + "/" for part in parts))
+    return sorted(found)
+
+
 def _config(args: argparse.Namespace) -> int:
     from agentprose_core.hosting.servers import caddy_config, nginx_config
 
     render = nginx_config if args.server == "nginx" else caddy_config
-    print(render(args.root, base_path=args.base_path, view_layout=args.view_layout), end="")
+    root = Path(args.root)
+    # A folder on this machine is read; a path on the server is taken to hold the
+    # root's llms.txt and agentprose.json, as every build writes them.
+    scopes = _llms_scopes(root) if root.is_dir() else [""]
+    index = (root / "agentprose.json").is_file() if root.is_dir() else True
+    print(render(args.root, base_path=args.base_path, view_layout=args.view_layout,
+                 llms_scopes=scopes, index=index, detect_agents=args.detect_agents), end="")
     return 0
 
 

@@ -8,8 +8,13 @@ server (nginx with our generated config) that serves a site built by :func:`buil
 A case path without a leading ``/`` is relative to the base URL; one with it is taken from
 the origin's root (traversal attempts, URLs outside a sub-path). Header values may hold
 ``{etag}`` and ``{last_modified}``: a first request (``prime`` headers, else the case's
-own without its ``If-*`` headers) learns them. Cases marked ``strict`` check an RFC 9110
-detail that stock nginx does not follow (it wants every conditional to pass before a 304).
+own without its ``If-*`` headers) learns them. Expected header values and body text may
+hold ``{base}``, the base URL's path (``/`` or ``/docs/``). Cases marked ``strict`` check an
+RFC 9110 detail that stock nginx does not follow (it wants every conditional to pass
+before a 304).
+
+:func:`agent_cases` is the table of real agents', browsers' and crawlers' requests, for a
+server with agent detection on or off.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import shutil
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,7 +31,18 @@ from urllib.parse import urlsplit
 from agentprose_core.postbuild import build_site
 from agentprose_core.settings import Settings
 
-__all__ = ["CASES", "SUBPATH_CASES", "Case", "build_fixture_site", "cases_for", "run_cases"]
+__all__ = [
+    "CASES",
+    "LLMS_SCOPES",
+    "PROFILES",
+    "SUBPATH_CASES",
+    "Case",
+    "Profile",
+    "agent_cases",
+    "build_fixture_site",
+    "cases_for",
+    "run_cases",
+]
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "plain-site"
 EXCLUDED = "about/index.html"  # built without a view: must be served as plain HTML
@@ -37,6 +53,14 @@ HTML = "text/html"
 TIDE_TITLE = 'title: "How tide pools survive low tide"'
 HOME_TITLE = 'title: "Welcome to the Coast Guide"'
 NO_CONTENT = ("root:x:0:0", SENTINEL)
+SECTION = "tide-pools/"  # holds an llms.txt of its own in the fixture site
+LLMS_SCOPES = ("", SECTION)
+"""The folders of the fixture site that hold an ``llms.txt``."""
+SECTION_LLMS = "# Tide pools\n\n> The tide pools section.\n"
+INDEX_LINK = '<{base}agentprose.json>; rel="agentprose-index"; type="application/json"'
+ROOT_LLMS_LINK = '<{base}llms.txt>; rel="describedby"'
+SECTION_LLMS_LINK = '<{base}tide-pools/llms.txt>; rel="describedby"'
+NOT_FOUND_TITLE = "# Page not found"
 
 
 @dataclass(frozen=True)
@@ -53,6 +77,8 @@ class Case:
     """Prefix of ``Content-Type``, e.g. ``text/markdown``."""
     vary_accept: bool | None = None
     """True: ``Vary`` lists ``Accept``; False: it does not; None: not checked."""
+    vary: tuple[str, ...] | None = None
+    """The exact set of ``Vary`` members (any case, any order); None: not checked."""
     present: tuple[str, ...] = ()
     absent: tuple[str, ...] = ()
     header_contains: tuple[tuple[str, str], ...] = ()
@@ -68,6 +94,8 @@ class Case:
     etag_differs_with: Mapping[str, str] | None = None
     """Headers of a second GET of the same URL whose ETag must differ."""
     strict: bool = False
+    markdown_404: bool = False
+    """Wants the Markdown ``404``, which not every server can send."""
 
 
 def _md(name: str, path: str, accept: str | None, *, title: str = TIDE_TITLE) -> Case:
@@ -182,7 +210,151 @@ TRAVERSAL = (
     _hidden("symlink-out", "leak.txt"),
 )
 
-CASES: tuple[Case, ...] = NEGOTIATION + REPRESENTATIONS + CONDITIONAL + TRAVERSAL
+
+def _linked(name: str, path: str, accept: str, llms: str, *, method: str = "GET",
+            view: str | None = None) -> Case:
+    """A page URL's answer carries the covering llms.txt, the index and (HTML) the view."""
+    markdown = accept == MARKDOWN
+    links = ((("Link", llms), ("Link", INDEX_LINK))
+             + ((("Link", f'<{{base}}{view}>; rel="alternate"'),) if view else ()))
+    lacks = ((("Link", 'rel="alternate"'),) if markdown else ())
+    other = SECTION_LLMS_LINK if llms == ROOT_LLMS_LINK else ROOT_LLMS_LINK
+    return Case(name, path, method=method, headers={"Accept": accept},
+                content_type=MARKDOWN if markdown else HTML, vary_accept=True,
+                header_contains=links, header_lacks=(*lacks, ("Link", other)),
+                empty_body=method == "HEAD")
+
+
+LINKS = (
+    _linked("link-html", "tide-pools/", HTML, SECTION_LLMS_LINK, view="tide-pools.md"),
+    _linked("link-markdown", "tide-pools/", MARKDOWN, SECTION_LLMS_LINK),
+    _linked("link-head-html", "tide-pools/", HTML, SECTION_LLMS_LINK, method="HEAD",
+            view="tide-pools.md"),
+    _linked("link-head-markdown", "tide-pools/", MARKDOWN, SECTION_LLMS_LINK, method="HEAD"),
+    _linked("link-section-page", "tide-pools/species/", HTML, SECTION_LLMS_LINK,
+            view="tide-pools/species.md"),
+    _linked("link-section-page-markdown", "tide-pools/species/", MARKDOWN, SECTION_LLMS_LINK),
+    _linked("link-root-file-page", "rock-pools.html", HTML, ROOT_LLMS_LINK,
+            view="rock-pools.md"),
+    _linked("link-root", "", MARKDOWN, ROOT_LLMS_LINK),
+    _linked("link-root-html", "", HTML, ROOT_LLMS_LINK, view="index.md"),
+    Case("link-page-without-view", "about/", headers={"Accept": HTML}, content_type=HTML,
+         header_lacks=(("Link", "describedby"), ("Link", "agentprose-index"))),
+    Case("link-not-on-files", "tide-pools.md", content_type=MARKDOWN,
+         header_lacks=(("Link", "describedby"),)),
+)
+
+
+def _markdown_404(name: str, path: str, llms: str, *, method: str = "GET",
+                  headers: Mapping[str, str] | None = None) -> Case:
+    head = method == "HEAD"
+    return Case(name, path, method=method, headers=headers or {"Accept": MARKDOWN},
+                status=404, markdown_404=True, content_type=MARKDOWN, vary_accept=True,
+                header_lacks=(("Content-Type", HTML),),
+                body_contains=() if head else (NOT_FOUND_TITLE, f"]({llms})",
+                                               "]({base}agentprose.json)"),
+                body_lacks=("<html", "Page not found</"), empty_body=head)
+
+
+NOT_FOUND = (
+    _markdown_404("missing-markdown", "no-such-page/", "{base}llms.txt"),
+    _markdown_404("missing-markdown-file", "no-such-page.html", "{base}llms.txt"),
+    _markdown_404("missing-markdown-section", "tide-pools/no-such-page/",
+                  "{base}tide-pools/llms.txt"),
+    _markdown_404("missing-markdown-head", "no-such-page/", "{base}llms.txt", method="HEAD"),
+    _markdown_404("missing-markdown-preferred", "no-such-page/", "{base}llms.txt",
+                  headers={"Accept": "text/markdown, text/html;q=0.8"}),
+    Case("missing-browser", "no-such-page/", status=404, content_type=HTML,
+         headers={"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"},
+         body_contains=("Page not found",)),
+    Case("missing-any", "tide-pools/no-such-page/", status=404, content_type=HTML,
+         headers={"Accept": "*/*"}, body_contains=("Page not found",)),
+)
+
+CASES: tuple[Case, ...] = (NEGOTIATION + REPRESENTATIONS + CONDITIONAL + TRAVERSAL + LINKS
+                           + NOT_FOUND)
+
+# --- agent detection --------------------------------------------------------------------
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+CHROME = ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+          "Chrome/131.0.0.0 Safari/537.36")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A real client's request headers and the representation of a page it must get."""
+
+    name: str
+    headers: Mapping[str, str]
+    markdown_off: bool
+    """Markdown with agent detection off (by its ``Accept`` alone)."""
+    markdown_on: bool
+    """Markdown with agent detection on."""
+
+
+PROFILES = (
+    Profile("claude-code", {"Accept": "text/markdown, text/html, */*",
+                            "User-Agent": "claude-code/2.0.14 (external, cli)"}, True, True),
+    Profile("claude-ai", {"Accept": "*/*", "User-Agent": (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; "
+        "+Claude-User@anthropic.com)")}, False, True),
+    Profile("chatgpt-codex", {"Accept": BROWSER_ACCEPT, "User-Agent": (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; "
+        "+https://openai.com/bot")}, False, True),
+    Profile("perplexity-user", {"Accept": "*/*", "User-Agent": (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Perplexity-User/1.0; "
+        "+https://perplexity.ai/perplexity-user)")}, False, True),
+    Profile("signature-agent", {"Accept": BROWSER_ACCEPT, "User-Agent": CHROME,
+                                "Signature-Agent": '"https://chatgpt.com"'}, False, True),
+    Profile("browser", {"Accept": BROWSER_ACCEPT, "User-Agent": CHROME}, False, False),
+    Profile("googlebot", {"Accept": BROWSER_ACCEPT, "User-Agent": (
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")},
+        False, False),
+    Profile("bingbot", {"Accept": "*/*", "User-Agent": (
+        "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; "
+        "+http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36")},
+        False, False),
+    Profile("curl", {"Accept": "*/*", "User-Agent": "curl/8.5.0"}, False, False),
+    # Decisions: a crawler never counts as an agent, even naming one or signing as one;
+    # one that asks for Markdown itself gets it, as anyone does.
+    Profile("crawler-naming-an-agent", {"Accept": "*/*", "User-Agent": (
+        "Mozilla/5.0 (compatible; Googlebot/2.1; ChatGPT-User/1.0)"),
+        "Signature-Agent": '"https://chatgpt.com"'}, False, False),
+    Profile("crawler-asking-markdown", {"Accept": MARKDOWN, "User-Agent": (
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")},
+        True, True),
+)
+"""Real request profiles: Claude Code, claude.ai, Codex and ChatGPT, Perplexity, a signed
+ChatGPT agent with a browser's User-Agent, a browser, search crawlers, curl."""
+
+
+def _profile_cases(profile: Profile, detect: bool) -> list[Case]:
+    """GET, HEAD and a revalidation of a page, and a missing page, for one profile."""
+    markdown = profile.markdown_on if detect else profile.markdown_off
+    vary = ("Accept", "User-Agent") if detect else ("Accept",)
+    kind, body = (MARKDOWN, TIDE_TITLE) if markdown else (HTML, "<html")
+    name = f"{profile.name}-{'on' if detect else 'off'}"
+    headers = dict(profile.headers)
+    missing = (_markdown_404(f"{name}-missing", "no-such-page/", "{base}llms.txt",
+                             headers=headers) if markdown else
+               Case(f"{name}-missing", "no-such-page/", headers=headers, status=404,
+                    content_type=HTML, body_contains=("Page not found",)))
+    return [
+        Case(name, "tide-pools/", headers=headers, content_type=kind, vary=vary,
+             present=("ETag", "Last-Modified"), body_contains=(body,)),
+        Case(f"{name}-head", "tide-pools/", method="HEAD", headers=headers, content_type=kind,
+             vary=vary, present=("ETag", "Last-Modified"), empty_body=True, like_get=True),
+        Case(f"{name}-304", "tide-pools/", headers={**headers, "If-None-Match": "{etag}"},
+             status=304, vary=vary, present=("ETag",), empty_body=True),
+        missing,
+    ]
+
+
+def agent_cases(detect: bool) -> list[Case]:
+    """The profiles' cases for a server with agent detection on (``detect``) or off."""
+    return [case for profile in PROFILES for case in _profile_cases(profile, detect)]
+
 
 SUBPATH_CASES = (
     Case("outside-base-page", "/tide-pools/", headers={"Accept": MARKDOWN}, status=404,
@@ -200,11 +372,13 @@ def cases_for(base_url: str) -> list[Case]:
 def build_fixture_site(target: Path, base_url: str) -> Path:
     """The example site, built for ``base_url`` into ``target`` (which must not exist).
 
-    ``about/`` is excluded (a page without a view); ``../outside.txt`` and a symlink
-    ``leak.txt`` pointing to it must never be served.
+    ``about/`` is excluded (a page without a view); ``tide-pools/`` has an ``llms.txt`` of
+    its own (:data:`LLMS_SCOPES`); ``../outside.txt`` and a symlink ``leak.txt`` pointing
+    to it must never be served.
     """
     shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("README.md"))
     build_site(target, base_url=base_url, settings=Settings(exclude=(EXCLUDED,)))
+    (target / SECTION / "llms.txt").write_text(SECTION_LLMS, encoding="utf-8")
     outside = target.parent / "outside.txt"
     outside.write_text(SENTINEL + "\n", encoding="utf-8")
     (target / "leak.txt").symlink_to(outside)
@@ -267,6 +441,21 @@ def _varies_on_accept(value: str | None) -> bool:
     return any(t.strip().lower() in ("accept", "*") for t in (value or "").split(","))
 
 
+def _vary_members(value: str | None) -> set[str]:
+    return {t.strip().lower() for t in (value or "").split(",") if t.strip()}
+
+
+def _with_base(case: Case, base: str) -> Case:
+    """The case with ``{base}`` in its expected headers and body text filled in."""
+    def fill(items: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(tuple(x.replace("{base}", base) for x in item) if isinstance(item, tuple)
+                     else item.replace("{base}", base) for item in items)
+
+    return replace(case, header_contains=fill(case.header_contains),
+                   header_lacks=fill(case.header_lacks), body_contains=fill(case.body_contains),
+                   body_lacks=fill(case.body_lacks))
+
+
 def _check(case: Case, got: _Answer) -> list[str]:
     problems = []
     wanted = (case.status,) if isinstance(case.status, int) else case.status
@@ -279,6 +468,9 @@ def _check(case: Case, got: _Answer) -> list[str]:
     if case.vary_accept is not None and vary != case.vary_accept:
         state = "listed" if vary else "missing"
         problems.append(f"Vary {got.headers.get('vary')!r}: Accept {state}")
+    if case.vary is not None and _vary_members(got.headers.get("vary")) != \
+            {v.lower() for v in case.vary}:
+        problems.append(f"Vary {got.headers.get('vary')!r}, wanted {', '.join(case.vary)}")
     problems += [f"no {h} header" for h in case.present if h.lower() not in got.headers]
     problems += [f"unexpected {h} header" for h in case.absent if h.lower() in got.headers]
     for name, part in case.header_contains:
@@ -321,7 +513,8 @@ def run_cases(base_url: str, cases: list[Case] | tuple[Case, ...], *,
               timeout: float = 5.0) -> list[str]:
     """Run every case against the server at ``base_url``; one message per failed check."""
     failures = []
-    for case in cases:
+    base = urlsplit(base_url).path or "/"
+    for case in (_with_base(c, base) for c in cases):
         try:
             headers = _fill(case, base_url, timeout)
             got = _fetch(_url(base_url, case.path), case.method, headers, timeout)

@@ -331,6 +331,24 @@ def test_config_command_prints_the_generated_block(capsys: pytest.CaptureFixture
     assert capsys.readouterr().out == caddy_config("/srv/site")
 
 
+def test_config_command_finds_the_llms_txt_files(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from agentprose_core.hosting.servers import caddy_config, nginx_config
+
+    for folder in ("", "guide/", "guide/api/", ".cache/"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+        (tmp_path / folder / "llms.txt").write_text("# x\n", encoding="utf-8")
+    root = str(tmp_path)
+    assert main(["config", "nginx", "--root", root, "--detect-agents"]) == 0
+    assert capsys.readouterr().out == nginx_config(
+        root, llms_scopes=("", "guide/", "guide/api/"), index=False, detect_agents=True)
+    (tmp_path / "agentprose.json").write_text("{}", encoding="utf-8")
+    assert main(["config", "caddy", "--root", root]) == 0
+    out = capsys.readouterr().out
+    assert out == caddy_config(root, llms_scopes=("", "guide/", "guide/api/"))
+    assert "/guide/api/llms.txt" in out and ".cache" not in out
+
+
 @pytest.mark.parametrize(("host", "name"), [("netlify", "_headers"), ("cloudflare", "_headers"),
                                             ("apache", ".htaccess")])
 def test_host_setting_writes_the_hosts_file(site: Path, host: str, name: str) -> None:

@@ -29,7 +29,16 @@ from agentprose_core.hosting import edge as hosting_edge
 from agentprose_core.hosting import servers as hosting
 from agentprose_core.hosting.accept import ACCEPT_RULES, markdown_by_rules
 
-from .http_cases import CASES, Case, build_fixture_site, cases_for, run_cases
+from .http_cases import (
+    CASES,
+    LLMS_SCOPES,
+    MARKDOWN,
+    Case,
+    agent_cases,
+    build_fixture_site,
+    cases_for,
+    run_cases,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -150,12 +159,14 @@ http {{
 
 
 @contextmanager
-def _nginx(site: Path, base: str, layout: str = "sibling") -> Iterator[str]:
+def _nginx(site: Path, base: str, layout: str = "sibling", detect: bool = False,
+           scopes: tuple[str, ...] = LLMS_SCOPES, index: bool = True) -> Iterator[str]:
     binary = _binary("nginx")
     work, port = _workdir(), _free_port()
     try:
         conf = hosting.nginx_config(str(site), base_path=base, listen=f"127.0.0.1:{port}",
-                                    view_layout=layout)
+                                    view_layout=layout, llms_scopes=scopes, index=index,
+                                    detect_agents=detect)
         (work / "agentprose.conf").write_text(conf, encoding="utf-8")
         user = "user root;\n" if os.geteuid() == 0 else ""
         main = work / "nginx.conf"
@@ -205,13 +216,16 @@ def _apache_empty_root(work: Path, base: str) -> str:
 
 
 @contextmanager
-def _apache(site: Path, base: str, layout: str = "sibling") -> Iterator[str]:
+def _apache(site: Path, base: str, layout: str = "sibling", detect: bool = False,
+           scopes: tuple[str, ...] = LLMS_SCOPES, index: bool = True) -> Iterator[str]:
     binary = _binary("apache2", "httpd")
     work, port = _workdir(), _free_port()
     try:
         (work / "agentprose.conf").write_text(hosting.apache_config(str(site), base_path=base),
                                               encoding="utf-8")
-        files = hosting.host_files("apache", base_path=base, view_layout=layout)
+        files = hosting.host_files("apache", base_path=base, view_layout=layout,
+                                   llms_scopes=scopes, index=index,
+                                   detect_agents=detect)
         (site / ".htaccess").write_text(files[".htaccess"], encoding="utf-8")
         user = "User nobody\nGroup nogroup\n" if os.geteuid() == 0 else ""
         main = work / "httpd.conf"
@@ -240,12 +254,15 @@ CADDY_WRAPPER = """\
 
 
 @contextmanager
-def _caddy(site: Path, base: str, layout: str = "sibling") -> Iterator[str]:
+def _caddy(site: Path, base: str, layout: str = "sibling", detect: bool = False,
+           scopes: tuple[str, ...] = LLMS_SCOPES, index: bool = True) -> Iterator[str]:
     binary = _binary("caddy")
     work, port = _workdir(), _free_port()
     try:
         block = hosting.caddy_config(str(site), base_path=base, view_layout=layout,
-                                     address=f"http://127.0.0.1:{port}")
+                                     address=f"http://127.0.0.1:{port}",
+                                     llms_scopes=scopes, index=index,
+                                     detect_agents=detect)
         caddyfile = work / "Caddyfile"
         caddyfile.write_text(CADDY_WRAPPER + block, encoding="utf-8")
         env = {"PATH": os.environ.get("PATH", ""), "HOME": str(work),
@@ -258,23 +275,62 @@ def _caddy(site: Path, base: str, layout: str = "sibling") -> Iterator[str]:
 
 
 SERVERS = {"nginx": _nginx, "apache": _apache, "caddy": _caddy}
+NO_MARKDOWN_404 = {"apache": "ErrorDocument sends a file or a one-line message as HTML"}
+"""Servers that answer a missing page with the site's 404.html whatever the client asked."""
 
 
 # --- the table, on each server ----------------------------------------------------------
 
+def _limited(case: Case, server: str) -> bool:
+    return case.name in LIMITS[server] or (case.markdown_404 and server in NO_MARKDOWN_404)
+
+
 def _split(cases: list[Case], server: str) -> tuple[list[Case], list[Case]]:
-    limits = LIMITS[server]
-    return ([c for c in cases if c.name not in limits], [c for c in cases if c.name in limits])
+    return ([c for c in cases if not _limited(c, server)],
+            [c for c in cases if _limited(c, server)])
+
+
+def _holds(url: str, cases: list[Case], server: str) -> None:
+    """The table passes, but for the server's limits, which must still fail."""
+    passing, limited = _split(cases, server)
+    assert run_cases(url, passing) == []
+    for case in limited:  # still a limit: else drop it from LIMITS and docs/hosting.md
+        assert run_cases(url, [case]), f"{server} now passes {case.name}"
 
 
 @pytest.mark.parametrize("base", BASES)
 @pytest.mark.parametrize("server", sorted(SERVERS))
 def test_http_cases(sites: dict[str, Path], server: str, base: str) -> None:
     with SERVERS[server](sites[base], base) as url:
-        cases, limited = _split(cases_for(url), server)
-        assert run_cases(url, cases) == []
-        for case in limited:  # still a limit: else drop it from LIMITS and docs/hosting.md
-            assert run_cases(url, [case]), f"{server} now passes {case.name}"
+        _holds(url, cases_for(url), server)
+
+
+@pytest.mark.parametrize("detect", [False, True], ids=["detection-off", "detection-on"])
+@pytest.mark.parametrize("server", sorted(SERVERS))
+def test_agent_detection(sites: dict[str, Path], server: str, detect: bool) -> None:
+    base = "/docs/" if detect else "/"
+    with SERVERS[server](sites[base], base, detect=detect) as url:
+        _holds(url, agent_cases(detect), server)
+        if detect:  # and the rest of the table holds
+            _holds(url, cases_for(url), server)
+
+
+@pytest.mark.parametrize("server", sorted(SERVERS))
+def test_links_without_a_root_llms_txt(sites: dict[str, Path], server: str) -> None:
+    """A site whose only llms.txt is a section's, without an index: nothing is linked in
+    vain, and no empty ``Link`` is sent."""
+    with SERVERS[server](sites["/"], "/", scopes=("tide-pools/",), index=False) as url:
+        for path, accept in (("rock-pools.html", MARKDOWN), ("", MARKDOWN),
+                             ("rock-pools.html", "text/html")):
+            request = urllib.request.Request(url + path, headers={"Accept": accept})
+            with urllib.request.urlopen(request, timeout=5) as response:
+                link = response.headers.get("Link")
+            assert link is None or ("llms.txt" not in link and "agentprose.json" not in link)
+            assert link != "", (path, accept)
+        section = Case("section", "tide-pools/", headers={"Accept": MARKDOWN},
+                       header_contains=(("Link", '</tide-pools/llms.txt>; rel="describedby"'),),
+                       header_lacks=(("Link", "agentprose.json"),))
+        assert run_cases(url, [section]) == []
 
 
 @pytest.mark.parametrize("server", sorted(SERVERS))
@@ -370,7 +426,7 @@ def test_host_files() -> None:
     assert set(hosting.host_files("netlify", views=("a.md",))) == {"_headers"}
     assert "/a.md\n  Content-Type: text/markdown; charset=utf-8" in \
         hosting.host_files("netlify", views=("a.md",))["_headers"]
-    assert hosting.host_files("cloudflare", base_path="/docs/")["_headers"].splitlines()[1:] \
+    assert hosting.host_files("cloudflare", base_path="/docs/")["_headers"].splitlines()[1:3] \
         == ["/docs/*.md", "  Content-Type: text/markdown; charset=utf-8"]
     htaccess = hosting.host_files("apache", base_path="docs")[".htaccess"]
     assert "RewriteBase /docs/\n" in htaccess
@@ -414,6 +470,62 @@ def test_sub_path_with_regex_characters_is_escaped() -> None:
     text = hosting.nginx_config("/srv/site", base_path="/v1.2 (beta)/")
     assert r'location ~ "^/v1\.2 \(beta\)/(?:index\.html?)?$"' in text
     assert 'location ^~ "/v1.2 (beta)/" {' in text
+
+
+def test_agent_detection_comes_from_the_one_list() -> None:
+    """Off: no trace of it. On: each text holds the patterns of agentprose_core.agents."""
+    from agentprose_core.agents import agent_pattern, crawler_pattern, signature_pattern
+
+    def texts(detect: bool) -> dict[str, str]:
+        return {
+            "nginx": hosting.nginx_config("/srv/site", detect_agents=detect),
+            "apache": hosting.apache_htaccess(detect_agents=detect),
+            "caddy": hosting.caddy_config("/srv/site", detect_agents=detect),
+            "function": hosting_edge.cloudflare_function(detect_agents=detect),
+            "vercel": hosting_edge.vercel_json(detect_agents=detect),
+        }
+
+    for name, text in texts(False).items():
+        assert "claude" not in text.lower(), name
+        if name == "function":  # the same code, with nothing to detect
+            assert "const AGENTS = null;" in text
+        else:
+            assert "user-agent" not in text.lower(), name
+    for name, text in texts(True).items():
+        if name == "vercel":  # the patterns as JSON strings
+            wanted = [hosting_edge._caseless(p) for p in
+                      (agent_pattern(), crawler_pattern(), signature_pattern())]
+            assert all(json.dumps(w)[1:-1] in text for w in wanted), name
+        elif name == "function":
+            assert all(json.dumps(p) in text for p in
+                       (agent_pattern(), crawler_pattern(), signature_pattern())), name
+        else:
+            assert agent_pattern() in text and crawler_pattern() in text, name
+        assert "Accept, User-Agent" in text or "Vary User-Agent" in text, name
+
+
+def test_llms_scopes_are_normalized_or_refused() -> None:
+    from agentprose_core.hosting.links import link_rules, normalize_scopes
+
+    assert normalize_scopes(["", "/guide", "api/", "guide/", "guide/api"]) == \
+        ("guide/api/", "guide/", "api/", "")
+    rules = link_rules("/docs/", ["", "a b/"], index=False)
+    assert [(r.prefix, r.describedby) for r in rules] == [
+        ("/docs/a b/", "/docs/a%20b/llms.txt"), ("/docs/", "/docs/llms.txt"), (None, None)]
+    assert rules[-1].links == "" and "llms.txt" not in rules[-1].not_found
+    for bad in ("../x/", "a/./b", 'a"b/', "a$b", "a{b}/"):
+        with pytest.raises(InputError):
+            normalize_scopes([bad])
+    with pytest.raises(InputError):
+        hosting.nginx_config("/srv/site", llms_scopes=["a;b/"])
+
+
+def test_without_a_root_llms_txt_nothing_is_linked_in_vain() -> None:
+    nginx = hosting.nginx_config("/srv/site", llms_scopes=("guide/",), index=False)
+    assert 'set $agentprose_links "";' in nginx  # the pages outside guide/ link nothing
+    assert "</llms.txt>" not in nginx
+    cloudflare = hosting_edge.cloudflare_headers(llms_scopes=(), index=False)
+    assert "Link" not in cloudflare
 
 
 def test_the_map_is_valid_json_free_text() -> None:
@@ -461,4 +573,7 @@ def test_docs_name_every_limit() -> None:
     for server, limits in LIMITS.items():
         for case in limits:
             assert f"`{case}`" in text, f"docs/hosting.md does not mention {server}'s {case}"
+    for server in NO_MARKDOWN_404:  # said in the server's own section
+        section = text.split(f"\n## {server.capitalize()}\n", 1)[1].split("\n## ", 1)[0]
+        assert "No Markdown `404`" in section, f"docs/hosting.md: {server}'s Markdown 404"
     assert json.loads(SNIPPETS["vercel"]())["routes"]

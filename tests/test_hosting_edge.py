@@ -20,13 +20,14 @@ from typing import Any
 
 import pytest
 
+from agentprose_core.agents import agent_pattern, crawler_pattern, signature_pattern
 from agentprose_core.hosting import edge as hosting_edge
 from agentprose_core.hosting.accept import ACCEPT_RULES, markdown_by_rules, pcre_patterns
 from agentprose_core.serve.negotiate import choose
 from agentprose_core.settings import VIEW_LAYOUTS
 from agentprose_core.urls import view_url
 
-from .http_cases import CASES
+from .http_cases import CASES, PROFILES
 from .test_serve import CHOICES
 
 # Accept values where the rules and choose() differ, each one documented in
@@ -147,8 +148,7 @@ async function call(request) {
 }
 
 const answers = [];
-for (const [method, path, accept] of input.requests) {
-  const headers = accept === null ? {} : { Accept: accept };
+for (const [method, path, headers] of input.requests) {
   const response = await call(new Request("https://coast.example" + path, { method, headers }));
   answers.push({ status: response.status, type: response.headers.get("Content-Type"),
                  vary: response.headers.get("Vary"), link: response.headers.get("Link"),
@@ -168,19 +168,34 @@ FILES = {
     "/docs/rock-pools.html": "<html>rock", "/docs/rock-pools.md": "# rock",
     "/docs/about/index.html": "<html>about", "/docs/404.html": "<html>not found",
 }
+SCOPES = ("", "tide-pools/")  # the folders with an llms.txt
+INDEX = '</docs/agentprose.json>; rel="agentprose-index"; type="application/json"'
+ROOT = f'</docs/llms.txt>; rel="describedby", {INDEX}'
+SECTION = f'</docs/tide-pools/llms.txt>; rel="describedby", {INDEX}'
+TIDE_VIEW = '</docs/tide-pools.md>; rel="alternate"; type="text/markdown"'
+MISSING = ("# Page not found\n\nThis page does not exist.\n\n"
+           "- [llms.txt](/docs/llms.txt): the pages of this site\n"
+           "- [agentprose.json](/docs/agentprose.json): the index of every page\n")
 REQUESTS = [  # method, path, Accept -> status, body, Vary, Link
-    ("GET", "/docs/tide-pools/", "text/markdown", 200, "# tide", "Accept", None),
+    ("GET", "/docs/tide-pools/", "text/markdown", 200, "# tide", "Accept", SECTION),
     ("GET", "/docs/tide-pools/", "text/html", 200, "<html>tide", "Accept",
-     '</docs/tide-pools.md>; rel="alternate"; type="text/markdown"'),
-    ("GET", "/docs/tide-pools/", "text/html, text/markdown", 200, "# tide", "Accept", None),
-    ("GET", "/docs/", "text/markdown, text/html;q=0.8", 200, "# home", "Accept", None),
-    ("GET", "/docs/rock-pools.html", "text/markdown", 200, "# rock", "Accept", None),
-    ("GET", "/docs/rock-pools", "text/markdown", 200, "# rock", "Accept", None),
-    ("HEAD", "/docs/tide-pools/", "text/markdown", 200, "", "Accept", None),
+     f"{TIDE_VIEW}, {SECTION}"),
+    ("GET", "/docs/tide-pools/", "text/html, text/markdown", 200, "# tide", "Accept", SECTION),
+    ("GET", "/docs/", "text/markdown, text/html;q=0.8", 200, "# home", "Accept", ROOT),
+    ("GET", "/docs/rock-pools.html", "text/markdown", 200, "# rock", "Accept", ROOT),
+    ("GET", "/docs/rock-pools", "text/markdown", 200, "# rock", "Accept", ROOT),
+    ("HEAD", "/docs/tide-pools/", "text/markdown", 200, "", "Accept", SECTION),
     ("GET", "/docs/tide-pools/", "*/*", 200, "<html>tide", "Accept",
-     '</docs/tide-pools.md>; rel="alternate"; type="text/markdown"'),
+     f"{TIDE_VIEW}, {SECTION}"),
+    ("GET", "/docs/rock-pools.html", "text/html", 200, "<html>rock", "Accept",
+     f'</docs/rock-pools.md>; rel="alternate"; type="text/markdown", {ROOT}'),
     ("GET", "/docs/about/", "text/markdown", 200, "<html>about", None, None),
-    ("GET", "/docs/no-such-page/", "text/markdown", 404, "<html>not found", None, None),
+    ("GET", "/docs/no-such-page/", "text/markdown", 404, MISSING, "Accept", None),
+    ("HEAD", "/docs/no-such-page/", "text/markdown", 404, "", "Accept", None),
+    ("GET", "/docs/tide-pools/gone/", "text/markdown", 404,
+     MISSING.replace("/docs/llms.txt", "/docs/tide-pools/llms.txt"), "Accept", None),
+    ("GET", "/docs/no-such-page/", "text/html", 404, "<html>not found", None, None),
+    ("GET", "/docs/no-such-page/", "*/*", 404, "<html>not found", None, None),
     ("POST", "/docs/tide-pools/", "text/markdown", 200, "<html>tide", None, None),
     ("GET", "/docs/tide-pools.md", None, 200, "# tide", None, None),
 ]
@@ -200,8 +215,9 @@ def _run_js(tmp_path: Path, source: str, platform: str, **extra: Any) -> dict[st
     module.write_text(source, encoding="utf-8")
     driver = tmp_path / "driver.mjs"
     driver.write_text(DRIVER, encoding="utf-8")
+    requests = [(m, p, {} if a is None else {"Accept": a}) for m, p, a, *_ in REQUESTS]
     payload = {"module": module.as_uri(), "platform": platform, "files": FILES,
-               "requests": [r[:3] for r in REQUESTS], "accepts": [], "paths": [], **extra}
+               "requests": requests, "accepts": [], "paths": [], **extra}
     done = subprocess.run([_node(), str(driver)], input=json.dumps(payload), text=True,
                           capture_output=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
@@ -213,17 +229,41 @@ def _run_js(tmp_path: Path, source: str, platform: str, **extra: Any) -> dict[st
 def test_edge_function_answers_like_agentprose_serve(tmp_path: Path, platform: str) -> None:
     make = (hosting_edge.cloudflare_function if platform == "cloudflare"
             else hosting_edge.netlify_edge_function)
-    answers = _run_js(tmp_path, make(base_path="/docs/"), platform)["answers"]
+    answers = _run_js(tmp_path, make(base_path="/docs/", llms_scopes=SCOPES),
+                      platform)["answers"]
     for (method, path, accept, status, body, vary, link), got in zip(REQUESTS, answers,
                                                                      strict=True):
         where = f"{method} {path} {accept}"
         assert (got["status"], got["body"], got["vary"], got["link"]) == \
             (status, body, vary, link), where
-        if body.startswith("#"):
+        if body.startswith("#") or (accept == "text/markdown" and status == 404):
             assert got["type"] == "text/markdown; charset=utf-8", where
-        if vary and body.startswith("#") and path != "/docs/tide-pools.md":
+        if status == 200 and vary and body.startswith("#") and path != "/docs/tide-pools.md":
             assert got["location"] and got["location"].endswith(".md"), where
 
+
+@pytest.mark.parametrize("detect", [False, True], ids=["detection-off", "detection-on"])
+@pytest.mark.parametrize("platform", ["cloudflare", "netlify"])
+def test_edge_function_agent_detection(tmp_path: Path, platform: str, detect: bool) -> None:
+    """The profiles of ``http_cases.PROFILES``: representation, Vary, the Markdown 404."""
+    make = (hosting_edge.cloudflare_function if platform == "cloudflare"
+            else hosting_edge.netlify_edge_function)
+    requests = [(method, path, dict(p.headers)) for p in PROFILES
+                for method, path in (("GET", "/docs/tide-pools/"), ("HEAD", "/docs/tide-pools/"),
+                                     ("GET", "/docs/no-such-page/"))]
+    answers = iter(_run_js(tmp_path, make(base_path="/docs/", llms_scopes=SCOPES,
+                                          detect_agents=detect), platform,
+                           requests=requests)["answers"])
+    vary = "Accept, User-Agent" if detect else "Accept"
+    for profile in PROFILES:
+        markdown = profile.markdown_on if detect else profile.markdown_off
+        kind = "text/markdown; charset=utf-8" if markdown else "text/html; charset=utf-8"
+        get, head, missing = next(answers), next(answers), next(answers)
+        assert (get["type"], get["vary"], get["body"]) == \
+            (kind, vary, "# tide" if markdown else "<html>tide"), profile.name
+        assert (head["type"], head["vary"], head["body"]) == (kind, vary, ""), profile.name
+        assert (missing["status"], missing["type"]) == (404, kind), profile.name
+        assert missing["body"].startswith("# Page not found" if markdown else "<html>")
 
 def test_javascript_negotiation_is_choose(tmp_path: Path) -> None:
     accepts = [*CORPUS, *_random_accepts(3000, odd=True)]
@@ -253,10 +293,30 @@ def test_javascript_view_paths_are_view_url(tmp_path: Path, layout: str, base: s
 
 VERCEL_DRIVER = r"""
 import { readFileSync } from "node:fs";
-const { config, accepts, paths } = JSON.parse(readFileSync(0, "utf8"));
+const { config, accepts, paths, requests = [] } = JSON.parse(readFileSync(0, "utf8"));
 const routes = config.routes;
 const value = routes.find((r) => r.has).has[0].value;
+
+// What Vercel does with routes, as documented: the first route whose src, has and missing
+// hold gives its headers; "continue" goes on to the next, "dest" ends the search.
+function route(path, headers) {
+  const out = { headers: {}, dest: null };
+  const holds = (c) => headers[c.key] !== undefined && new RegExp(c.value).test(headers[c.key]);
+  for (const r of routes) {
+    const m = new RegExp(r.src).exec(path);
+    if (!m || (r.has ?? []).some((c) => !holds(c)) || (r.missing ?? []).some(holds)) continue;
+    Object.assign(out.headers, r.headers ?? {});
+    if (r.dest) {
+      out.dest = r.dest.replace(/\$(\d)/g, (_, i) => m[Number(i)]);
+      return out;
+    }
+    if (!r.continue) return out;
+  }
+  return out;
+}
+
 const out = {
+  routed: requests.map(([path, headers]) => route(path, headers)),
   accepts: accepts.map((a) => new RegExp(`^${value}$`).test(a) && new RegExp(value).test(a)),
   dests: paths.map((p) => {
     for (const r of routes) {
@@ -285,3 +345,46 @@ def test_vercel_routes(tmp_path: Path) -> None:
     assert result["accepts"] == [markdown_by_rules(a) for a in accepts]
     assert result["dests"] == ["/docs/index.md", "/docs/index.md", "/docs/tide-pools.md",
                                "/docs/tide-pools.md", "/docs/rock-pools.md", None, None, None]
+
+
+def _route(tmp_path: Path, config: dict[str, Any],
+           requests: list[tuple[str, dict[str, str]]]) -> list[dict[str, Any]]:
+    driver = tmp_path / "vercel.mjs"
+    driver.write_text(VERCEL_DRIVER, encoding="utf-8")
+    payload = {"config": config, "accepts": [], "paths": [],
+               "requests": [(path, {k.lower(): v for k, v in headers.items()})
+                            for path, headers in requests]}
+    done = subprocess.run([_node(), str(driver)], text=True, capture_output=True, timeout=60,
+                          input=json.dumps(payload), check=False)
+    assert done.returncode == 0, done.stderr
+    routed: list[dict[str, Any]] = json.loads(done.stdout)["routed"]
+    return routed
+
+
+@pytest.mark.parametrize("detect", [False, True], ids=["detection-off", "detection-on"])
+def test_vercel_agent_detection_and_links(tmp_path: Path, detect: bool) -> None:
+    config = json.loads(hosting_edge.vercel_json(base_path="/docs/", llms_scopes=SCOPES,
+                                                 detect_agents=detect))
+    pages = (("/docs/tide-pools/", "/docs/tide-pools.md", SECTION),
+             ("/docs/rock-pools.html", "/docs/rock-pools.md", ROOT))
+    requests = [(page, dict(p.headers)) for p in PROFILES for page, _, _ in pages]
+    routed = iter(_route(tmp_path, config, requests))
+    vary = "Accept, User-Agent" if detect else "Accept"
+    for profile in PROFILES:
+        markdown = profile.markdown_on if detect else profile.markdown_off
+        for page, view, link in pages:
+            got = next(routed)
+            assert (got["dest"], got["headers"].get("Vary"), got["headers"].get("Link")) == \
+                (view if markdown else None, vary, link), (profile.name, page)
+
+
+def test_vercel_conditions_ignore_case() -> None:
+    """Vercel's header conditions take no flag: the patterns spell out both cases."""
+    samples = [p.headers.get("User-Agent", "") for p in PROFILES] + [
+        "CLAUDE-USER/1.0", "claude-user", "xclaude-user", "NotClaude-User", "Claude-Users",
+        "GOOGLEBOT/2.1", '"HTTPS://ChatGPT.com"', "https://chatgpt.com/", "chatgpt.com"]
+    for pattern in (agent_pattern(), crawler_pattern(), signature_pattern()):
+        caseless = hosting_edge._caseless(pattern)
+        for sample in samples:
+            assert bool(re.search(caseless, sample)) == \
+                bool(re.search(pattern, sample, re.IGNORECASE)), (pattern, sample)

@@ -26,7 +26,7 @@ from agentprose_core.serve.server import (
     respond,
 )
 
-from .http_cases import CASES, build_fixture_site, cases_for, run_cases
+from .http_cases import CASES, agent_cases, build_fixture_site, cases_for, run_cases
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -288,6 +288,50 @@ def test_link_and_content_location_under_a_sub_path(tmp_path: Path) -> None:
     assert _get(site, "/a.md").status == 404
 
 
+def test_links_to_the_nearest_llms_txt_and_the_index(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    for name in ("café/deep/index.html", "café/index.html", "other/index.html"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("<html>", encoding="utf-8")
+        (root / name.replace("/index.html", ".md")).write_text("# x", encoding="utf-8")
+    (root / "café" / "llms.txt").write_text("# c", encoding="utf-8")
+    site = Site(root.resolve(), "/docs/")
+    assert _get(site, "/docs/other/").header("Link") == \
+        '</docs/other.md>; rel="alternate"; type="text/markdown"'
+    deep = _get(site, "/docs/caf%C3%A9/deep/", MARKDOWN)
+    assert deep.header("Link") == '</docs/caf%C3%A9/llms.txt>; rel="describedby"'
+    (root / "llms.txt").write_text("# root", encoding="utf-8")
+    (root / "agentprose.json").write_text("{}", encoding="utf-8")
+    serve._described_by.cache_clear()  # else looked up again within two seconds
+    assert _get(site, "/docs/other/", MARKDOWN).header("Link") == (
+        '</docs/llms.txt>; rel="describedby", '
+        '</docs/agentprose.json>; rel="agentprose-index"; type="application/json"')
+    missing = _get(site, "/docs/caf%C3%A9/gone.html", MARKDOWN)
+    assert (missing.status, missing.header("Content-Type")) == (404, serve._TYPES[".md"])
+    assert b"](/docs/caf%C3%A9/llms.txt)" in missing.body
+    assert b"](/docs/agentprose.json)" in missing.body
+
+
+def test_agent_detection_in_respond(small: Site) -> None:
+    agent = {"user_agent": "Mozilla/5.0 (compatible; Claude-User/1.0)"}
+    off = respond(small, Request(target="/a/", accept="*/*", **agent))
+    assert (off.body, off.header("Vary")) == (b"<html>a</html>", "Accept")
+    on_site = Site(small.root, detect_agents=True)
+    on = respond(on_site, Request(target="/a/", accept="*/*", **agent))
+    assert (on.body, on.header("Vary")) == (b"# a", "Accept, User-Agent")
+    again = respond(on_site, Request(target="/a/", accept="*/*", if_none_match=on.header("ETag"),
+                                     **agent))
+    assert (again.status, again.header("Vary")) == (304, "Accept, User-Agent")
+    crawler = respond(on_site, Request(target="/a/", user_agent="Googlebot/2.1 Claude-User/1.0"))
+    assert (crawler.body, crawler.header("Vary")) == (b"<html>a</html>", "Accept, User-Agent")
+    signed = respond(on_site, Request(target="/a/", signature_agent='"https://chatgpt.com"'))
+    assert signed.body == b"# a"
+    missing = respond(on_site, Request(target="/nope/", **agent))
+    assert missing.header("Content-Type") == "text/markdown; charset=utf-8"
+    assert respond(small, Request(target="/nope/", **agent)).body.startswith(b"<html>")
+    assert respond(on_site, Request(target="/b.html", **agent)).body == b"<html>b</html>"
+
+
 def test_pages_without_views_and_other_files(small: Site) -> None:
     page = _get(small, "/b.html", MARKDOWN)
     assert (page.status, page.body) == (200, b"<html>b</html>")
@@ -347,8 +391,10 @@ def test_last_modified_is_the_file_time(small: Site) -> None:
 # --- the real server --------------------------------------------------------------------
 
 @contextmanager
-def _running(site: Path, base_path: str = "/", *, quiet: bool = True) -> Iterator[str]:
-    server = make_server(site, port=0, base_path=base_path, quiet=quiet)
+def _running(site: Path, base_path: str = "/", *, quiet: bool = True,
+             detect_agents: bool = False) -> Iterator[str]:
+    server = make_server(site, port=0, base_path=base_path, quiet=quiet,
+                         detect_agents=detect_agents)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.start()
     try:
@@ -375,6 +421,15 @@ def test_http_cases(built: dict[str, Path], base_path: str) -> None:
         cases = cases_for(url)
         assert len(cases) > len(CASES) or base_path == "/"
         assert run_cases(url, cases) == []
+
+
+@pytest.mark.parametrize("detect", [False, True], ids=["detection-off", "detection-on"])
+@pytest.mark.parametrize("base_path", ["/", "/docs/"])
+def test_agent_detection(built: dict[str, Path], base_path: str, detect: bool) -> None:
+    with _running(built[base_path], base_path, detect_agents=detect) as url:
+        assert run_cases(url, agent_cases(detect)) == []
+        if detect:  # and the rest of the table holds
+            assert run_cases(url, cases_for(url)) == []
 
 
 def test_one_log_line_per_request(built: dict[str, Path],

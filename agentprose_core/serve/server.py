@@ -16,16 +16,27 @@ Everything but the socket is in :func:`respond`, which maps a :class:`Request` t
   ``Cache-Control``, and no body.
 - ``Cache-Control: no-cache``: caches may store a page but revalidate it each time, which
   suits a preview whose files change under it.
+- ``Link`` on both answers of a page URL: the ``llms.txt`` that covers the page (the
+  nearest one in its folder or a parent folder, up to the site's base) and
+  ``agentprose.json`` when the site has them, and on the HTML the page's view.
+- With ``detect_agents`` (``--detect-agents``), a request from a known agent fetcher
+  (:func:`agentprose_core.agents.is_agent`) gets the view whatever its ``Accept``, and
+  both answers of a page URL say ``Vary: Accept, User-Agent``. A crawler's User-Agent
+  never counts; a crawler that asks for ``text/markdown`` itself gets it, like anyone.
+- A missing file asked for by a client that would get Markdown answers a short Markdown
+  ``404`` that links the ``llms.txt`` and ``agentprose.json``; others get ``404.html``.
 """
 
 from __future__ import annotations
 
 import email.utils
+import functools
 import hashlib
 import mimetypes
 import re
 import socket
 import sys
+import time
 from dataclasses import dataclass
 from datetime import UTC
 from http import HTTPStatus
@@ -35,7 +46,9 @@ from typing import Any
 from urllib.parse import quote
 
 from agentprose_core import __version__
+from agentprose_core.agents import VARY_AGENTS, is_agent, link_header, not_found_markdown
 from agentprose_core.errors import InputError
+from agentprose_core.model import INDEX_NAME, LLMS_NAME
 from agentprose_core.serve.negotiate import choose
 from agentprose_core.serve.paths import (
     SAFE,
@@ -73,12 +86,18 @@ _TYPES = {
 _PAGE_SUFFIXES = (".html", ".htm")
 _CACHE_CONTROL = ("Cache-Control", "no-cache")
 _ENTITY_TAG = re.compile(r'(?:W/)?("[^"]*")')
+_LOOKUP_SECONDS = 2
+"""How long a folder's ``llms.txt`` and the index, once looked up, are taken as they were."""
+
+
 @dataclass(frozen=True)
 class Site:
     """A built site on disk and the URL path it is served under (``/`` or ``/docs/``)."""
 
     root: Path
     base_path: str = "/"
+    detect_agents: bool = False
+    """Answer the view to known agent fetchers whatever their ``Accept``."""
 
     @property
     def base_segments(self) -> tuple[str, ...]:
@@ -94,6 +113,8 @@ class Request:
     accept: str | None = None
     if_none_match: str | None = None
     if_modified_since: str | None = None
+    user_agent: str | None = None
+    signature_agent: str | None = None
 
 
 @dataclass(frozen=True)
@@ -229,7 +250,15 @@ def _file_response(site: Site, relative: str, request: Request,
 
 
 def respond(site: Site, request: Request) -> Response:
-    """The whole answer to one request: mapping, negotiation, validators."""
+    """The whole answer to one request: mapping, negotiation, validators; a ``404`` in
+    Markdown for a client that would get Markdown."""
+    response = _respond(site, request)
+    if response.status == HTTPStatus.NOT_FOUND and _wants_markdown(site, request):
+        return _markdown_not_found(site, request)
+    return response
+
+
+def _respond(site: Site, request: Request) -> Response:
     if request.method not in ("GET", "HEAD"):
         return _simple(HTTPStatus.METHOD_NOT_ALLOWED, "Method not allowed\n",
                        ("Allow", "GET, HEAD"))
@@ -246,12 +275,74 @@ def respond(site: Site, request: Request) -> Response:
     view = _view_of(site, relative)
     if view is None:
         return _file_response(site, relative, request)
-    view_path = quote(site.base_path + view, safe=SAFE)
+    return _negotiated(site, relative, view, request)
+
+
+# --- negotiation: which representation, and the headers that describe the page ---------
+
+def _wants_markdown(site: Site, request: Request) -> bool:
+    """The agent view for this request: its ``Accept`` asks for it, or (with detection
+    on) it comes from a known agent fetcher."""
+    if request.method not in ("GET", "HEAD"):
+        return False
     if choose(request.accept).markdown:
-        vary = (("Vary", "Accept"), ("Content-Location", view_path))
-        return _file_response(site, view, request, vary=vary)
-    link = ("Link", f'<{view_path}>; rel="alternate"; type="text/markdown"')
-    return _file_response(site, relative, request, extra=(link,), vary=(("Vary", "Accept"),))
+        return True
+    return site.detect_agents and is_agent(request.user_agent, request.signature_agent)
+
+
+def _lookup_tick() -> int:
+    """Changes every ``_LOOKUP_SECONDS``: a cached look-up is redone after a rebuild."""
+    return int(time.monotonic() // _LOOKUP_SECONDS)
+
+
+@functools.lru_cache(maxsize=1024)
+def _described_by(site: Site, folder: tuple[str, ...], tick: int) -> tuple[str | None, str | None]:
+    """The URL paths of the ``llms.txt`` nearest to ``folder`` (walking up to the site's
+    base) and of the index, each None when the site has none; cached a little while
+    (``tick``), as every page of a folder asks the same."""
+    del tick  # part of the cache key only
+    llms = None
+    for depth in range(len(folder), -1, -1):
+        candidate = site.root.joinpath(*folder[:depth], LLMS_NAME)
+        if candidate.is_file() and _inside(site, candidate):
+            llms = url_path([*site.base_segments, *folder[:depth], LLMS_NAME], directory=False)
+            break
+    index_file = site.root / INDEX_NAME
+    index = None
+    if index_file.is_file() and _inside(site, index_file):
+        index = url_path([*site.base_segments, INDEX_NAME], directory=False)
+    return llms, index
+
+
+def _links(site: Site, relative: str) -> tuple[str | None, str | None]:
+    """The ``llms.txt`` and index of the page at ``relative`` (its folder's segments)."""
+    return _described_by(site, tuple(relative.split("/")[:-1]), _lookup_tick())
+
+
+def _negotiated(site: Site, relative: str, view: str, request: Request) -> Response:
+    """A page URL with a view: the view or the HTML, each with ``Vary`` and ``Link``."""
+    view_path = quote(site.base_path + view, safe=SAFE)
+    vary = ("Vary", VARY_AGENTS if site.detect_agents else "Accept")
+    llms, index = _links(site, relative)
+    if _wants_markdown(site, request):
+        link = link_header(describedby=llms, index=index)
+        extra = (("Link", link),) if link else ()
+        return _file_response(site, view, request, extra=extra,
+                              vary=(vary, ("Content-Location", view_path)))
+    link = link_header(view=view_path, describedby=llms, index=index)
+    return _file_response(site, relative, request, extra=(("Link", link),), vary=(vary,))
+
+
+def _markdown_not_found(site: Site, request: Request) -> Response:
+    """A ``404`` in Markdown, linking the ``llms.txt`` that covers the path and the index."""
+    target = map_target(request.target, site.base_path)
+    folder = target.segments if target.directory else target.segments[:-1]
+    llms, index = _described_by(site, folder, _lookup_tick())
+    body = not_found_markdown(describedby=llms, index=index).encode()
+    vary = VARY_AGENTS if site.detect_agents else "Accept"
+    headers = (("Content-Type", _TYPES[".md"]), ("Content-Length", str(len(body))),
+               _CACHE_CONTROL, ("Vary", vary))
+    return Response(HTTPStatus.NOT_FOUND, headers, body)
 
 
 class PreviewServer(ThreadingHTTPServer):
@@ -293,6 +384,8 @@ class _Handler(BaseHTTPRequestHandler):
             accept=self._joined("Accept"),
             if_none_match=self._joined("If-None-Match"),
             if_modified_since=since[0] if len(since) == 1 else None,
+            user_agent=self.headers.get("User-Agent"),
+            signature_agent=self._joined("Signature-Agent"),
         )
         response = respond(self.server.site, request)
         self.send_response(response.status)
@@ -310,15 +403,17 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def make_server(site_dir: Path | str, *, host: str = "127.0.0.1", port: int = 8000,
-                base_path: str = "/", quiet: bool = False) -> PreviewServer:
-    """A server bound to ``host:port`` (``0``: any free port) for the site in ``site_dir``.
+                base_path: str = "/", quiet: bool = False,
+                detect_agents: bool = False) -> PreviewServer:
+    """A server bound to ``host:port`` (``0``: any free port) for the site in ``site_dir``;
+    ``detect_agents`` answers the view to known agent fetchers whatever their ``Accept``.
 
     Raises :class:`InputError` when the directory is missing or the address is taken.
     """
     root = Path(site_dir)
     if not root.is_dir():
         raise InputError(f"No such directory: {root}. Give the folder of the built site.")
-    site = Site(root.resolve(), normalize_base_path(base_path))
+    site = Site(root.resolve(), normalize_base_path(base_path), detect_agents=detect_agents)
     try:
         return PreviewServer((host, port), site, quiet=quiet)
     except OSError as error:
@@ -334,9 +429,10 @@ def serve_forever(server: PreviewServer, *, poll_interval: float = 0.5) -> None:
 
 
 def run_server(site_dir: Path | str, *, host: str = "127.0.0.1", port: int = 8000,
-               base_path: str = "/", quiet: bool = False) -> None:
+               base_path: str = "/", quiet: bool = False, detect_agents: bool = False) -> None:
     """``agentprose serve``: announce the URL on standard error and serve until Ctrl+C."""
-    server = make_server(site_dir, host=host, port=port, base_path=base_path, quiet=quiet)
+    server = make_server(site_dir, host=host, port=port, base_path=base_path, quiet=quiet,
+                         detect_agents=detect_agents)
     sys.stderr.write(f"agentprose: serving {site_dir} at {server.url} (Ctrl+C to stop)\n")
     sys.stderr.flush()
     serve_forever(server)
