@@ -64,6 +64,8 @@ def view_url(page_url: str, base_url: str, layout: str = "sibling") -> str:
     'https://x.org/tide-pools.md'
     >>> view_url("https://x.org/guide/install.html", "https://x.org/")
     'https://x.org/guide/install.md'
+    >>> view_url("https://x.org/guide/index.html", "https://x.org/")
+    'https://x.org/guide/index.md'
     >>> view_url("https://x.org/docs/", "https://x.org/docs/")
     'https://x.org/docs/index.md'
     """
@@ -78,7 +80,12 @@ def view_url(page_url: str, base_url: str, layout: str = "sibling") -> str:
 
 
 def _view_path(path: str, root: bool, layout: str) -> str:
-    """The path of the view of the page at ``path`` (``root``: the site's root page)."""
+    """The path of the view of the page at ``path`` (``root``: the site's root page).
+
+    A URL that names its file keeps the file's name with ``.md`` for its extension
+    (``/guide/index.html`` -> ``/guide/index.md``, as llms.txt v2 has it); a folder's
+    URL (``/guide/``) gets the sibling ``/guide.md``."""
+    named = False
     if path.endswith("/"):
         directory = path
         stem = None
@@ -87,10 +94,10 @@ def _view_path(path: str, root: bool, layout: str) -> str:
         directory += "/"
         stem = name
         if name in INDEX_NAMES:
-            stem = None
+            stem, named = None, True
     if layout == "sibling":
         if stem is None:
-            return directory + "index.md" if root else directory.rstrip("/") + ".md"
+            return directory + "index.md" if root or named else directory.rstrip("/") + ".md"
         return directory + posixpath.splitext(stem)[0] + ".md"
     if layout == "directory":
         return directory + ("index.md" if stem is None else posixpath.splitext(stem)[0] + ".md")

@@ -37,7 +37,9 @@ SUB = "https://coast.example/blog/"
          "/blog/index.html.md"),
         ("https://coast.example/blog/index.html", SUB, "/blog/index.md", "/blog/index.md",
          "/blog/index.html.md"),
-        ("https://coast.example/blog/a/index.html", SUB, "/blog/a.md", "/blog/a/index.md",
+        ("https://coast.example/blog/a/index.html", SUB, "/blog/a/index.md", "/blog/a/index.md",
+         "/blog/a/index.html.md"),  # a URL that names its file keeps the name (llms.txt v2)
+        ("https://coast.example/blog/a/", SUB, "/blog/a.md", "/blog/a/index.md",
          "/blog/a/index.html.md"),
     ],
 )
@@ -79,7 +81,7 @@ def _view_url_by_urlsplit(page_url: str, base_url: str, layout: str) -> str:
     directory = directory if path.endswith("/") else directory + "/"
     stem = None if name in ("", "index.html", "index.htm") else name
     if layout == "sibling":
-        new = (directory + "index.md" if root else directory.rstrip("/") + ".md") \
+        new = (directory + "index.md" if root or name else directory.rstrip("/") + ".md") \
             if stem is None else directory + posixpath.splitext(stem)[0] + ".md"
     elif layout == "directory":
         new = directory + ("index.md" if stem is None else posixpath.splitext(stem)[0] + ".md")

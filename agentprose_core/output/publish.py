@@ -94,9 +94,12 @@ def publish(
         )
 
         views_written = [output_path(page.markdown_url, base) for page in kept]
+        scopes = ("", *(folder for folder, _ in site.scopes)) if settings.llms_txt else ()
         for name, text in host_files(settings.host, base_path=urlsplit(base).path,
                                      view_layout=settings.view_layout,
-                                     views=views_written).items():
+                                     views=views_written, llms_scopes=scopes,
+                                     index=settings.index,
+                                     detect_agents=settings.detect_agents).items():
             emit(name, text)
     return result
 
