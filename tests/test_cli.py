@@ -359,7 +359,10 @@ def test_host_setting_writes_the_hosts_file(site: Path, host: str, name: str) ->
     result = build_site(site, base_url=BASE, settings=Settings(host=host))
     assert name in result.files
     views = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.md"))
-    assert (site / name).read_text() == host_files(host, views=views)[name]
+    written = (site / name).read_text()
+    # The build passes the folders it wrote an llms.txt into: the root and the section's.
+    assert written == host_files(host, views=views, llms_scopes=("", "tide-pools/"))[name]
+    assert "/tide-pools/llms.txt" in written
 
 
 def test_unicode_spaces_and_foreign_canonical(site: Path) -> None:

@@ -510,26 +510,19 @@ def test_properdocs_and_mkdocs_give_the_same_outputs(git_site: Path, tmp_path: P
 
 
 def test_two_pages_that_would_share_a_view_each_get_one(tmp_path: Path) -> None:
-    # guide.html and guide/index.html both come to guide.md in the sibling layout: the
-    # directory page takes guide/index.md, links follow, and a warning says so.
+    # guide.html -> guide.md and guide/index.html -> guide/index.md: each keeps its name.
     root = make_site(tmp_path / "proj", use_directory_urls=False)
     write_tree(root, {"docs/guide.md": "# Guide page\n\nSee [the guide](guide/index.md).\n",
                       "docs/guide/index.md": "# Guide\n\nSee [the page](../guide.md).\n"})
     commit_all(root, "first", "2024-01-02T03:04:05+00:00")
-    done = mkdocs_build(root, quiet=False)
+    done = mkdocs_build(root, "--strict", quiet=False)
     assert done.returncode == 0, done.stderr
-    assert "would share the agent view https://coast.example/docs/guide.md" in done.stderr
-    assert "[view-collision]" in done.stderr and "Traceback" not in done.stderr
+    assert "[view-collision]" not in done.stderr and "Traceback" not in done.stderr
     outputs = check_site(root / "site", "https://coast.example/docs/")
     page, index = outputs.views["guide.md"], outputs.views["guide/index.md"]
     assert page[0]["title"] == "Guide page" and index[0]["title"] == "Guide"
     assert "(https://coast.example/docs/guide/index.md)" in page[1]
     assert "(https://coast.example/docs/guide.md)" in index[1]
-    assert mkdocs_build(root, "--strict").returncode != 0  # a warning: strict builds say so
-    make_site(root, use_directory_urls=False, plugins=[
-        {"agentprose": {"exclude": ["drafts/*"], "quiet": ["view-collision"]}}])
-    quiet = mkdocs_build(root, "--strict")  # unless the user keeps that code quiet
-    assert quiet.returncode == 0 and "view-collision" not in quiet.stderr, quiet.stderr
 
 
 def test_example_material_site(tmp_path: Path) -> None:

@@ -212,11 +212,17 @@ def test_a_page_and_a_folder_of_one_name_get_views_of_their_own(order: int) -> N
     from agentprose_core.urls import view_collisions, views_of
 
     base = "https://x.org/docs/"
-    urls = [base + "changes.html", base + "changes/index.html", base + "a/", base][::order]
+    urls = [base + "changes.html", base + "changes/", base + "a/", base][::order]
     views = views_of(urls, base, "sibling")
     assert views[base + "changes.html"] == base + "changes.md"
-    assert views[base + "changes/index.html"] == base + "changes/index.md"
+    assert views[base + "changes/"] == base + "changes/index.md"
     assert views[base + "a/"] == base + "a.md" and views[base] == base + "index.md"
     (message,) = view_collisions(urls, base, "sibling")
-    assert message.startswith(f"The pages {base}changes/index.html and {base}changes.html")
+    assert message.startswith(f"The pages {base}changes/ and {base}changes.html")
     assert view_collisions(urls, base, "directory") == []
+    # A folder page whose URL names its file (Sphinx's html builder) has a view of its own.
+    named = [base + "changes.html", base + "changes/index.html"]
+    assert views_of(named, base, "sibling") == {base + "changes.html": base + "changes.md",
+                                                base + "changes/index.html":
+                                                base + "changes/index.md"}
+    assert view_collisions(named, base, "sibling") == []
