@@ -175,4 +175,12 @@ def _check_discovery(site_dir: Path, base: str, posts: list[dict[str, str]]) -> 
         assert html.count("<div data-agentprose-hint") == 1
         assert f'href="{post["markdown_url"]}"' in hint or "%" in post["markdown_url"]
         assert html.count('type="text/markdown"') == 1
+    pages = {_html_file(site_dir, post["url"], base).resolve() for post in posts}
+    for other in site_dir.rglob("*.html"):  # 404, search, indexes, pages left out
+        if other.resolve() not in pages:
+            text = other.read_text(encoding="utf-8", errors="replace")
+            if 'type="text/markdown"' in text:
+                continue  # a page a deleted source left (Sphinx keeps its old HTML)
+            assert "<div data-agentprose-hint" not in text, other
+            assert 'rel="describedby"' not in text, other
     assert urlsplit(base).scheme in ("http", "https")
