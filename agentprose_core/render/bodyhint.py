@@ -37,7 +37,10 @@ if TYPE_CHECKING:
     from agentprose_core.model import PageRecord, SiteRecord
     from agentprose_core.settings import Settings
 
-__all__ = ["HINT_MARKER", "body_hint", "insert_hint", "insert_hint_bytes", "without_hint"]
+__all__ = [
+    "HINT_MARKER", "body_hint", "hint_position", "insert_hint", "insert_hint_bytes",
+    "without_hint",
+]
 
 HINT_MARKER = "data-agentprose-hint"
 _URL_SAFE = ":/?#[]@!$&'()*+,;=%~"
@@ -67,20 +70,27 @@ def _href(url: str) -> str:
     return escape(quote(url, safe=_URL_SAFE))
 
 
-def insert_hint(document: str, hint: str, start: int = 0) -> str | None:
-    """``document`` with ``hint`` right after its ``<body>`` tag (searched from
-    ``start``), or None when there is no body tag or the page has a hint already."""
-    if not hint:
-        return None
+def hint_position(document: str, start: int = 0) -> int | None:
+    """Where the hint goes in ``document``: just after its ``<body>`` tag (searched from
+    ``start``); None when there is no body tag or the page has a hint already."""
     at = document.find("<body", start)
     if at < 0:
         at = document.lower().find("<body", start)
     opened = _BODY_TEXT.match(document, at) if at >= 0 else None
     if opened is None or HINT_MARKER in document[opened.end():opened.end() + 4096]:
         return None
+    return opened.end()
+
+
+def insert_hint(document: str, hint: str, start: int = 0) -> str | None:
+    """``document`` with ``hint`` right after its ``<body>`` tag (searched from
+    ``start``), or None when there is no body tag or the page has a hint already."""
+    at = hint_position(document, start) if hint else None
+    if at is None:
+        return None
     # The hint and its newline go right after the tag, so that taking them out
     # (:func:`without_hint`) gives back the page byte for byte.
-    return f"{document[:opened.end()]}{hint}\n{document[opened.end():]}"
+    return f"{document[:at]}{hint}\n{document[at:]}"
 
 
 def insert_hint_bytes(document: bytes, hint: str) -> bytes | None:

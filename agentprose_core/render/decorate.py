@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from agentprose_core.records.scopes import describedby_url
 from agentprose_core.render.bodyhint import (
     body_hint,
+    hint_position,
     insert_hint,
     insert_hint_bytes,
     without_hint,
@@ -105,12 +106,16 @@ def decorate_text(
         return insert_hint(document, body_hint(page, site, settings))
     head = document[:end]
     tags = head_additions(head, page, site, settings, kind=kind)
-    # Marked, so that a later dirty build can replace them (its date changed, say).
-    hinted = insert_hint(document, body_hint(page, site, settings), end)
-    rest = hinted[end:] if hinted is not None else document[end:]
-    if not tags:
-        return None if hinted is None else hinted
-    return f"{head}{_marked(tags)}\n{rest}"
+    hint = body_hint(page, site, settings)
+    at = hint_position(document, end) if hint else None
+    if not tags and at is None:
+        return None
+    # The tags marked, so that a later dirty build can replace them (its date changed,
+    # say); the page put together once, not copied for each addition.
+    marked = f"{_marked(tags)}\n" if tags else ""
+    if at is None:
+        return f"{head}{marked}{document[end:]}"
+    return f"{head}{marked}{document[end:at]}{hint}\n{document[at:]}"
 
 
 def _head_end(document: str) -> int:
