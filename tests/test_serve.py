@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
+import http.client
 import os
 import socket
 import threading
+import tracemalloc
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import pytest
 
 from agentprose_core.errors import InputError
 from agentprose_core.serve import server as serve
 from agentprose_core.serve.negotiate import HTML, MARKDOWN, choose, parse_accept, weight_of
-from agentprose_core.serve.paths import map_target, normalize_base_path, view_candidates
+from agentprose_core.serve.paths import hidden, map_target, normalize_base_path, view_candidates
 from agentprose_core.serve.server import (
     Request,
     Site,
@@ -148,6 +152,17 @@ TARGETS = [
     ("etc/passwd", "/", 400, ()),
     ("*", "/", 400, ()),
     ("/docs/../etc", "/docs/", 400, ()),
+    # Hidden files are as good as absent, however the dot is spelt.
+    ("/.env", "/", 404, ()),
+    ("/.git/config", "/", 404, ()),
+    ("/%2egit/config", "/", 404, ()),
+    ("/%2Eenv", "/", 404, ()),
+    ("/sub/.hidden/x.html", "/", 404, ()),
+    ("/docs/.git/", "/docs/", 404, ()),
+    ("/.well-known/security.txt", "/", 200, (".well-known", "security.txt")),
+    ("/.well-known/.secret", "/", 404, ()),
+    ("/sub/.well-known/x", "/", 404, ()),
+    ("/.docs/a", "/.docs/", 200, ("a",)),  # a base path that starts with a dot is chosen
 ]
 
 
@@ -155,6 +170,16 @@ TARGETS = [
 def test_map_target(target: str, base: str, status: int, segments: tuple[str, ...]) -> None:
     mapped = map_target(target, base)
     assert (mapped.status, mapped.segments) == (status, segments)
+
+
+def test_hidden() -> None:
+    assert hidden((".git",))
+    assert hidden(("a", "b", ".c"))
+    assert hidden((".well-known", ".htaccess"))
+    assert hidden(("a", ".well-known"))
+    assert not hidden(())
+    assert not hidden((".well-known",))
+    assert not hidden(("a", "b.c", "d."))
 
 
 def test_map_target_directory_and_redirect() -> None:
@@ -392,9 +417,9 @@ def test_last_modified_is_the_file_time(small: Site) -> None:
 
 @contextmanager
 def _running(site: Path, base_path: str = "/", *, quiet: bool = True,
-             detect_agents: bool = False) -> Iterator[str]:
+             detect_agents: bool = False, **options: Any) -> Iterator[str]:
     server = make_server(site, port=0, base_path=base_path, quiet=quiet,
-                         detect_agents=detect_agents)
+                         detect_agents=detect_agents, **options)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.start()
     try:
@@ -504,3 +529,299 @@ def test_cli_serve_starts_and_answers(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.communicate(timeout=10)
+
+
+# --- hidden files, big files, validators' cache, many and silent clients ---------------
+
+def _address(url: str) -> tuple[str, int]:
+    parts = urlsplit(url)
+    assert parts.hostname is not None
+    assert parts.port is not None
+    return parts.hostname, parts.port
+
+
+def _request(url: str, target: str, method: str = "GET",
+             headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """One request with ``target`` sent exactly as given (no client-side normalising)."""
+    connection = http.client.HTTPConnection(*_address(url), timeout=30)
+    try:
+        connection.request(method, target, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def dotted(tmp_path: Path) -> Path:
+    """A site holding hidden files next to its pages, and links to and into them."""
+    root = tmp_path / "site"
+    files = {
+        "index.html": "<html>home</html>", "index.md": "# home",
+        "404.html": "<html>custom not found</html>",
+        ".env": "SECRET-env", ".git/config": "SECRET-git", ".git/index.html": "SECRET-index",
+        ".git/index.md": "SECRET-index-view",
+        "sub/index.html": "<html>sub</html>", "sub/.hidden/x.html": "SECRET-nested",
+        "sub/.hidden/index.html": "SECRET-nested-index",
+        ".well-known/security.txt": "Contact: mailto:security@coast.example",
+        ".well-known/.secret": "SECRET-well-known",
+        "page/index.html": "<html>page</html>", ".drafts/page.md": "SECRET-draft-view",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    (root / "page.md").symlink_to(root / ".drafts" / "page.md")  # a view that is hidden
+    (root / "env.txt").symlink_to(root / ".env")
+    (root / "repo").symlink_to(root / ".git")
+    return root
+
+
+# The two 404s: the site's page for browsers, a Markdown one for clients that want Markdown.
+NOT_FOUND = {HTML: b"<html>custom not found</html>", MARKDOWN: b"# Page not found\n"}
+HIDDEN_TARGETS = [
+    "/.env", "/%2eenv", "/%2Eenv", "/.env?download=1", "/.git/config", "/%2egit/config",
+    "/.git/%63onfig", "/.git/", "/.git", "/.git/index.html", "/sub/.hidden/x.html",
+    "/sub/%2ehidden/x.html", "/sub/.hidden/", "/.well-known/.secret", "/env.txt", "/repo/config",
+    "/repo/", "/page.md", "/.drafts/page.md",
+]
+
+
+def test_hidden_files_are_never_served(dotted: Path) -> None:
+    with _running(dotted) as url:
+        for target in HIDDEN_TARGETS:
+            for method, accept in (("GET", HTML), ("GET", MARKDOWN), ("HEAD", MARKDOWN)):
+                status, headers, body = _request(url, target, method, {"Accept": accept})
+                assert status == 404, (target, method, accept)
+                assert "Location" not in headers, target
+                assert b"SECRET" not in body, target
+                if method == "GET":
+                    assert body.startswith(NOT_FOUND[accept]), (target, accept)
+        status, _, body = _request(url, "/.well-known/security.txt")
+        assert (status, body) == (200, b"Contact: mailto:security@coast.example")
+        # A page whose only view is hidden is served as a page without a view.
+        status, headers, body = _request(url, "/page/", headers={"Accept": MARKDOWN})
+        assert (status, body) == (200, b"<html>page</html>")
+        assert "Link" not in headers
+        assert "Vary" not in headers
+        status, _, body = _request(url, "/sub/", headers={"Accept": MARKDOWN})
+        assert (status, body) == (200, b"<html>sub</html>")
+
+
+def test_hidden_files_under_a_base_path(dotted: Path) -> None:
+    site = Site(dotted.resolve(), "/docs/")
+    for target in ("/docs/.env", "/docs/%2egit/config", "/docs/sub/.hidden/x.html"):
+        for accept in (HTML, MARKDOWN):
+            response = _get(site, target, accept)
+            assert response.status == 404
+            assert response.body.startswith(NOT_FOUND[accept]), (target, accept)
+    assert _get(site, "/docs/.well-known/security.txt").status == 200
+
+
+def _fill(path: Path, mebibytes: int) -> str:
+    """Write a file of distinct MiB blocks; its SHA-256."""
+    block = os.urandom(1 << 20)
+    digest = hashlib.sha256()
+    with path.open("wb") as file:
+        for i in range(mebibytes):
+            chunk = block[i:] + block[:i]
+            file.write(chunk)
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _download(url: str, target: str) -> tuple[int, dict[str, str], int, str]:
+    """GET ``target`` reading the body in 64 KiB pieces: status, headers, length, SHA-256."""
+    connection = http.client.HTTPConnection(*_address(url), timeout=60)
+    try:
+        connection.request("GET", target)
+        response = connection.getresponse()
+        digest, length = hashlib.sha256(), 0
+        while chunk := response.read(1 << 16):
+            digest.update(chunk)
+            length += len(chunk)
+        return response.status, dict(response.getheaders()), length, digest.hexdigest()
+    finally:
+        connection.close()
+
+
+def test_a_large_file_is_streamed_byte_exact_in_little_memory(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    root.mkdir()
+    size = 20 << 20
+    expected = _fill(root / "big.bin", 20)
+    with _running(root) as url:
+        # Traced in this process, so the server's threads count too: reading the file
+        # whole anywhere (to hash it or to send it) would show a peak of 20 MiB.
+        tracemalloc.start()
+        try:
+            status, headers, length, digest = _download(url, "/big.bin")
+            again = _download(url, "/big.bin")
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        head = _request(url, "/big.bin", "HEAD")
+        cached = _request(url, "/big.bin", headers={"If-None-Match": headers["ETag"]})
+    assert (status, length, digest) == (200, size, expected)
+    assert again[2:] == (size, expected)
+    assert peak < size // 8, f"peak {peak} bytes while serving {size}"
+    assert headers["Content-Length"] == str(size)
+    assert headers["ETag"] == again[1]["ETag"]
+    assert headers["ETag"] == serve.entity_tag((root / "big.bin").read_bytes(),
+                                               "application/octet-stream")
+    assert (head[0], head[1]["Content-Length"], head[2]) == (200, str(size), b"")
+    assert (cached[0], cached[2]) == (304, b"")
+
+
+def test_respond_hands_a_large_file_to_the_handler(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    root.mkdir()
+    (root / "big.txt").write_bytes(b"x" * (serve._INLINE_LIMIT + 1))
+    (root / "small.txt").write_bytes(b"x" * serve._INLINE_LIMIT)
+    site = Site(root.resolve())
+    big, small = _get(site, "/big.txt"), _get(site, "/small.txt")
+    assert (big.body, big.file, big.length) == (b"", root.resolve() / "big.txt",
+                                                serve._INLINE_LIMIT + 1)
+    assert (len(small.body), small.file) == (serve._INLINE_LIMIT, None)
+
+
+def test_an_unchanged_file_is_hashed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "site"
+    root.mkdir()
+    page = root / "notes.txt"
+    page.write_bytes(b"low tide")
+    site = Site(root.resolve())
+    hashed: list[int] = []
+    hash_file = serve._hash_file
+
+    def counting(file: Any, size: int, content_type: str) -> tuple[str, bytes | None]:
+        hashed.append(size)
+        return hash_file(file, size, content_type)
+
+    monkeypatch.setattr(serve, "_hash_file", counting)
+    etag = _get(site, "/notes.txt").header("ETag")
+    assert etag == serve.entity_tag(b"low tide", "text/plain; charset=utf-8")
+    assert _get(site, "/notes.txt", method="HEAD").header("ETag") == etag
+    revalidated = respond(site, Request(target="/notes.txt", if_none_match=etag))
+    assert (revalidated.status, revalidated.body) == (304, b"")
+    assert _get(site, "/notes.txt").body == b"low tide"
+    assert hashed == [8]
+
+    page.write_bytes(b"high tide!")  # a new size
+    changed = _get(site, "/notes.txt")
+    assert (changed.body, len(hashed)) == (b"high tide!", 2)
+    assert changed.header("ETag") not in (etag, None)
+
+    touched = page.stat().st_mtime_ns + 2_000_000_000
+    os.utime(page, ns=(touched, touched))  # a new time, the same bytes: the same ETag
+    assert _get(site, "/notes.txt").header("ETag") == changed.header("ETag")
+    assert len(hashed) == 3
+
+    page.write_bytes(b"HIGH TIDE!")  # the same size, other bytes, a later time
+    os.utime(page, ns=(touched + 2_000_000_000, touched + 2_000_000_000))
+    last = _get(site, "/notes.txt")
+    assert (last.body, len(hashed)) == (b"HIGH TIDE!", 4)
+    assert last.header("ETag") == serve.entity_tag(b"HIGH TIDE!", "text/plain; charset=utf-8")
+
+
+def test_the_etag_cache_is_bounded() -> None:
+    cache = serve._ETagCache(entries=2)
+    stamp = (1, 2, 3, 4)
+    cache.put(("a", "t"), stamp, '"a"')
+    cache.put(("b", "t"), stamp, '"b"')
+    assert cache.get(("a", "t"), stamp) == '"a"'  # now the most recently used
+    cache.put(("c", "t"), stamp, '"c"')
+    assert len(cache) == 2
+    assert cache.get(("b", "t"), stamp) is None
+    assert cache.get(("a", "t"), stamp) == '"a"'
+    assert cache.get(("a", "t"), (1, 2, 3, 5)) is None  # the file changed
+    cache.put(("a", "t"), (1, 2, 3, 5), '"a2"')
+    assert len(cache) == 2
+
+
+def test_two_hundred_clients_at_once(built: dict[str, Path]) -> None:
+    clients = 200
+    results: list[object] = [None] * clients
+    connected = threading.Barrier(clients)
+
+    def client(i: int, address: tuple[str, int]) -> None:
+        connection = http.client.HTTPConnection(*address, timeout=120)
+        try:
+            connection.connect()
+            connected.wait(timeout=120)  # every connection open before any request
+            connection.request("GET", "/tide-pools.md")
+            response = connection.getresponse()
+            results[i] = (response.status, response.read().startswith(b"---\ntitle:"))
+        except (OSError, threading.BrokenBarrierError) as error:
+            results[i] = repr(error)
+        finally:
+            connection.close()
+
+    with _running(built["/"]) as url:
+        threads = [threading.Thread(target=client, args=(i, _address(url)))
+                   for i in range(clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=180)
+    assert results == [(200, True)] * clients
+
+
+def test_a_silent_client_is_disconnected_and_frees_its_worker(built: dict[str, Path]) -> None:
+    with _running(built["/"], workers=1, timeout=1) as url:
+        address = _address(url)
+        with socket.create_connection(address, timeout=30) as silent, \
+                socket.create_connection(address, timeout=30) as stalled:
+            stalled.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finishes its headers
+            # One worker: the page is served only once the two above are let go.
+            status, _, body = _request(url, "/tide-pools.md")
+            assert (status, body.startswith(b"---\ntitle:")) == (200, True)
+            assert silent.recv(1) == b""
+            assert stalled.recv(1) == b""
+        # Between two requests, a kept-alive connection is let go after the timeout too.
+        kept = http.client.HTTPConnection(*address, timeout=30)
+        try:
+            kept.request("GET", "/llms.txt")
+            assert kept.getresponse().read().startswith(b"# Coast Guide")
+            assert kept.sock is not None
+            assert kept.sock.recv(1) == b""
+        finally:
+            kept.close()
+
+
+def test_closing_the_server_hangs_up_on_open_connections(
+        built: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serve, "_KEEP_ALIVE", 600.0)
+    server = make_server(built["/"], port=0, quiet=True, timeout=600)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
+    thread.start()
+    kept = http.client.HTTPConnection(*_address(server.url), timeout=60)
+    try:
+        kept.request("GET", "/llms.txt")  # answered: a worker now waits for the next one
+        assert kept.getresponse().read().startswith(b"# Coast Guide")
+        server.shutdown()
+        thread.join(timeout=30)
+        # Waiting out the client's 600 s would never finish in time: the worker is woken.
+        closer = threading.Thread(target=server.server_close)
+        closer.start()
+        closer.join(timeout=60)
+        assert not closer.is_alive()
+        assert kept.sock is not None
+        assert kept.sock.recv(1) == b""
+    finally:
+        kept.close()
+        server.server_close()
+
+
+def test_connections_beyond_the_limit_are_closed_not_queued(
+        built: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serve, "_MAX_CONNECTIONS", 1)
+    with _running(built["/"], workers=1) as url:
+        address = _address(url)
+        with socket.create_connection(address, timeout=30) as first, \
+                socket.create_connection(address, timeout=30) as second:
+            assert second.recv(1) == b""  # accepted after the first, and closed at once
+            first.sendall(b"GET /llms.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            with first.makefile("rb") as answer:
+                assert answer.read().startswith(b"HTTP/1.1 200")  # to the end: closed
+        status, _, _ = _request(url, "/llms.txt")  # the first's place is free again
+        assert status == 200

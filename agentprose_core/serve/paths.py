@@ -1,8 +1,10 @@
 """Request paths mapped into a built site: what the preview server and the host
-configurations agree on (base paths, unsafe segments, where a page's view may be)."""
+configurations agree on (base paths, unsafe segments, hidden files, where a page's view
+may be)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
@@ -11,11 +13,23 @@ from agentprose_core.errors import InputError
 from agentprose_core.settings import VIEW_LAYOUTS
 from agentprose_core.urls import view_url
 
-__all__ = ["SAFE", "Target", "map_target", "normalize_base_path", "url_path", "view_candidates"]
+__all__ = [
+    "SAFE",
+    "WELL_KNOWN",
+    "Target",
+    "hidden",
+    "map_target",
+    "normalize_base_path",
+    "url_path",
+    "view_candidates",
+]
 
 _ORIGIN = "http://preview.invalid"
 # Characters left as they are when a path is quoted.
 SAFE = "/:@!$&'()*+,;=-._~"
+# RFC 8615's folder of site-wide metadata (security.txt, ...): public by definition, so a
+# site that has one at its top wants it served.
+WELL_KNOWN = ".well-known"
 
 
 @dataclass(frozen=True)
@@ -43,6 +57,19 @@ def _forbidden(segment: str) -> bool:
     return any(c in "/\\?#" or ord(c) < 0x20 or ord(c) == 0x7F for c in segment)
 
 
+def hidden(segments: Sequence[str]) -> bool:
+    """True when a site-relative path is a dotfile or inside a dot-directory.
+
+    A build copies ``.git``, ``.env`` or an editor's ``.swp`` along with the pages more
+    often than anyone means to publish them. A top-level ``.well-known`` is the exception
+    (files in it that start with a dot are still hidden).
+
+    >>> hidden(("sub", ".git", "config")), hidden((".well-known", "security.txt"))
+    (True, False)
+    """
+    return any(s.startswith(".") and (i > 0 or s != WELL_KNOWN) for i, s in enumerate(segments))
+
+
 def url_path(segments: tuple[str, ...] | list[str], *, directory: bool) -> str:
     path = "/" + "/".join(quote(s, safe=SAFE.replace("/", "")) for s in segments)
     return path + "/" if directory and segments else path
@@ -63,6 +90,9 @@ def _decode_segments(path: str) -> list[str] | None:
 def map_target(target: str, base_path: str = "/") -> Target:
     """Map a request target (``/docs/a/?q=1``) to segments inside the site, or an error.
 
+    A path to a hidden file (:func:`hidden`, after decoding, so ``/%2egit/`` too) is a 404,
+    the answer a file that is not there gets: nothing tells a client it exists.
+
     >>> map_target("/docs/tide-pools/?utm=x", "/docs/").segments
     ('tide-pools',)
     >>> map_target("/%2e%2e/etc/passwd").status == 400
@@ -82,6 +112,8 @@ def map_target(target: str, base_path: str = "/") -> Target:
     if base and len(segments) == len(base) and not directory:
         return Target(HTTPStatus.MOVED_PERMANENTLY, location=url_path(base, directory=True))
     rest = tuple(segments[len(base) :])
+    if hidden(rest):
+        return Target(HTTPStatus.NOT_FOUND)
     return Target(HTTPStatus.OK, rest, directory=directory or not rest)
 
 

@@ -9,6 +9,9 @@ Everything but the socket is in :func:`respond`, which maps a :class:`Request` t
   ``..``, or holds ``/``, ``\\``, NUL or a control character, is a ``400``; a path that
   resolves (symlinks included) outside the site directory is a ``404``. The query is
   ignored.
+- Hidden files (:func:`~agentprose_core.serve.paths.hidden`: ``.git/``, ``.env``) are
+  never served, however they are reached: the URL, a page's view, a folder's index, or a
+  symbolic link to them or named like them. They answer ``404``, as if absent.
 - Validators: a strong ``ETag`` (a hash of the media type and the bytes, so a page's HTML
   and Markdown never share one) and ``Last-Modified`` (the file's time). ``If-None-Match``
   (weak comparison, ``*`` matches) decides alone when present; otherwise
@@ -25,6 +28,13 @@ Everything but the socket is in :func:`respond`, which maps a :class:`Request` t
   never counts; a crawler that asks for ``text/markdown`` itself gets it, like anyone.
 - A missing file asked for by a client that would get Markdown answers a short Markdown
   ``404`` that links the ``llms.txt`` and ``agentprose.json``; others get ``404.html``.
+- A file is hashed for its ``ETag`` once while its inode, size and times stay the same;
+  a body larger than 64 KiB is sent from the file (``sendfile``), so memory does not
+  grow with the files served.
+- Connections are served by a fixed pool of worker threads. A client silent for
+  ``timeout`` seconds is disconnected (5 seconds at most between two requests on one
+  connection), and while connections wait for a worker a response closes its own, so a
+  few idle clients cannot hold every worker.
 """
 
 from __future__ import annotations
@@ -33,14 +43,20 @@ import email.utils
 import functools
 import hashlib
 import mimetypes
+import os
 import re
 import socket
 import sys
+import threading
 import time
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from io import BufferedReader
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -53,6 +69,7 @@ from agentprose_core.serve.negotiate import choose
 from agentprose_core.serve.paths import (
     SAFE,
     Target,
+    hidden,
     map_target,
     normalize_base_path,
     url_path,
@@ -88,6 +105,17 @@ _CACHE_CONTROL = ("Cache-Control", "no-cache")
 _ENTITY_TAG = re.compile(r'(?:W/)?("[^"]*")')
 _LOOKUP_SECONDS = 2
 """How long a folder's ``llms.txt`` and the index, once looked up, are taken as they were."""
+# Bodies up to this size are read into memory (one read, and what tests of respond() look
+# at); larger ones are streamed from the file by the handler.
+_INLINE_LIMIT = 64 * 1024
+_ETAG_ENTRIES = 4096  # about 1 MB at most; a site larger than that rehashes cold files
+WORKERS = 32  # connections served at once; more wait in the queue
+TIMEOUT = 30.0  # seconds a client may stay silent before it is disconnected
+# Apache's KeepAliveTimeout: a connection between two requests holds a worker for nothing.
+_KEEP_ALIVE = 5.0
+# Accepted connections served or waiting for a worker; beyond, new ones are closed at once
+# rather than queued without bound (each holds a file descriptor).
+_MAX_CONNECTIONS = 512
 
 
 @dataclass(frozen=True)
@@ -119,11 +147,17 @@ class Request:
 
 @dataclass(frozen=True)
 class Response:
-    """Status, headers and the body a ``GET`` would get (the handler drops it for ``HEAD``)."""
+    """Status, headers and the body a ``GET`` would get (the handler drops it for ``HEAD``).
+
+    The body is ``body``, or, when ``file`` is set, that file's first ``length`` bytes,
+    which the handler sends from the file rather than from memory.
+    """
 
     status: int
     headers: tuple[tuple[str, str], ...] = ()
     body: bytes = b""
+    file: Path | None = None
+    length: int = 0
 
     def header(self, name: str) -> str | None:
         return next((v for k, v in self.headers if k.lower() == name.lower()), None)
@@ -140,8 +174,70 @@ def content_type_for(name: str) -> str:
 
 def entity_tag(data: bytes, content_type: str) -> str:
     """A strong ``ETag``: differs whenever the bytes or the media type differ."""
-    digest = hashlib.sha256(content_type.encode() + b"\0" + data).hexdigest()
-    return f'"{digest[:32]}"'
+    return _tag(hashlib.sha256(_tag_prefix(content_type) + data).hexdigest())
+
+
+def _tag_prefix(content_type: str) -> bytes:
+    return content_type.encode() + b"\0"
+
+
+def _tag(hexdigest: str) -> str:
+    return f'"{hexdigest[:32]}"'
+
+
+def _hash_file(file: BufferedReader, size: int, content_type: str) -> tuple[str, bytes | None]:
+    """The file's :func:`entity_tag`, and its bytes when small enough to keep for the body."""
+    if size <= _INLINE_LIMIT:
+        data = file.read(size)
+        return entity_tag(data, content_type), data
+    # file_digest reads in fixed-size chunks: memory stays flat whatever the file's size.
+    start = functools.partial(hashlib.sha256, _tag_prefix(content_type))
+    digest = hashlib.file_digest(file, start)
+    return _tag(digest.hexdigest()), None
+
+
+_Stamp = tuple[int, int, int, int]
+
+
+class _ETagCache:
+    """ETags by file and media type, valid while the file's inode, size and times stay.
+
+    Shared by the worker threads (hence the lock) and bounded: the least recently used
+    file goes first. One entry per file, replaced when the file changes. A rewrite in
+    place to the same size within one tick of the file system's clock would keep the old
+    tag; nginx's ETag (time and size) has the same blind spot.
+    """
+
+    def __init__(self, entries: int = _ETAG_ENTRIES) -> None:
+        self._entries = entries
+        self._tags: OrderedDict[tuple[str, str], tuple[_Stamp, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._tags)
+
+    def get(self, key: tuple[str, str], stamp: _Stamp) -> str | None:
+        with self._lock:
+            found = self._tags.get(key)
+            if found is None or found[0] != stamp:
+                return None
+            self._tags.move_to_end(key)
+            return found[1]
+
+    def put(self, key: tuple[str, str], stamp: _Stamp, etag: str) -> None:
+        with self._lock:
+            self._tags[key] = (stamp, etag)
+            self._tags.move_to_end(key)
+            while len(self._tags) > self._entries:
+                self._tags.popitem(last=False)
+
+
+_ETAGS = _ETagCache()
+
+
+def _stamp(status: os.stat_result) -> _Stamp:
+    # ctime too: it moves on every write even when a tool restores the mtime (rsync -t).
+    return (status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
 def http_date(timestamp: float) -> str:
@@ -173,12 +269,19 @@ def not_modified(request: Request, etag: str, mtime: float) -> bool:
     return int(mtime) <= since.timestamp()
 
 
-def _inside(site: Site, path: Path) -> bool:
-    try:
-        resolved = path.resolve()
-    except (OSError, RuntimeError):  # a symlink loop
+def _servable(site: Site, path: Path) -> bool:
+    """``path`` (under the root) is in the site once symlinks are resolved, and neither
+    its name nor what it resolves to is hidden (a link ``env.txt`` to ``.env`` included)."""
+    # Strings, not PurePath.relative_to(): this runs for every candidate of every request.
+    root = str(site.root)
+    resolved = os.path.realpath(path)
+    if resolved != root and not resolved.startswith(root.rstrip(os.sep) + os.sep):
         return False
-    return resolved == site.root or site.root in resolved.parents
+    return not (hidden(_parts_under(root, str(path))) or hidden(_parts_under(root, resolved)))
+
+
+def _parts_under(root: str, path: str) -> list[str]:
+    return [part for part in path[len(root):].split(os.sep) if part]  # noqa: PTH206
 
 
 def _simple(status: int, text: str, *extra: tuple[str, str]) -> Response:
@@ -190,7 +293,7 @@ def _simple(status: int, text: str, *extra: tuple[str, str]) -> Response:
 
 def _not_found(site: Site) -> Response:
     page = site.root / "404.html"
-    if page.is_file() and _inside(site, page):
+    if page.is_file() and _servable(site, page):
         body = page.read_bytes()
         headers = (("Content-Type", _TYPES[".html"]), ("Content-Length", str(len(body))),
                    _CACHE_CONTROL)
@@ -201,7 +304,7 @@ def _not_found(site: Site) -> Response:
 def _locate(site: Site, target: Target) -> tuple[str, Response | None]:
     """The site-relative file a mapped target serves, or the response that answers instead."""
     candidate = site.root.joinpath(*target.segments)
-    if not _inside(site, candidate):
+    if not _servable(site, candidate):
         return "", _not_found(site)
     relative = "/".join(target.segments)
     if candidate.is_dir():
@@ -210,7 +313,7 @@ def _locate(site: Site, target: Target) -> tuple[str, Response | None]:
             return "", _simple(HTTPStatus.MOVED_PERMANENTLY, "Moved\n", ("Location", location))
         for name in INDEX_NAMES:
             index = candidate / name
-            if index.is_file() and _inside(site, index):
+            if index.is_file() and _servable(site, index):
                 return f"{relative}/{name}".lstrip("/"), None
         return "", _not_found(site)
     if candidate.is_file() and not target.directory:
@@ -224,7 +327,7 @@ def _view_of(site: Site, relative: str) -> str | None:
         return None
     for view in view_candidates(relative, site.base_path):
         path = site.root / view
-        if path.is_file() and _inside(site, path):
+        if path.is_file() and _servable(site, path):
             return view
     return None
 
@@ -232,21 +335,44 @@ def _view_of(site: Site, relative: str) -> str | None:
 def _file_response(site: Site, relative: str, request: Request,
                    extra: tuple[tuple[str, str], ...] = (),
                    vary: tuple[tuple[str, str], ...] = ()) -> Response:
-    """A file with its validators; ``vary`` headers are kept on a 304, ``extra`` are not."""
+    """A file with its validators; ``vary`` headers are kept on a 304, ``extra`` are not.
+
+    Stat, ETag and bytes all come from one open file, so they agree even when a build
+    replaces the file meanwhile.
+    """
     path = site.root / relative
+    content_type = content_type_for(relative)
     try:
-        mtime = path.stat().st_mtime
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            status, etag, data = _validated(file, path, content_type)
+            validators = (("ETag", etag), ("Last-Modified", http_date(status.st_mtime)),
+                          _CACHE_CONTROL, *vary)
+            if not_modified(request, etag, status.st_mtime):
+                return Response(HTTPStatus.NOT_MODIFIED, validators)
+            if status.st_size > _INLINE_LIMIT:
+                headers = (("Content-Type", content_type),
+                           ("Content-Length", str(status.st_size)), *validators, *extra)
+                return Response(HTTPStatus.OK, headers, file=path, length=status.st_size)
+            body = data if data is not None else file.read(status.st_size)
     except OSError:
         return _not_found(site)
-    content_type = content_type_for(relative)
-    etag = entity_tag(data, content_type)
-    validators = (("ETag", etag), ("Last-Modified", http_date(mtime)), _CACHE_CONTROL, *vary)
-    if not_modified(request, etag, mtime):
-        return Response(HTTPStatus.NOT_MODIFIED, validators)
-    headers = (("Content-Type", content_type), ("Content-Length", str(len(data))),
+    headers = (("Content-Type", content_type), ("Content-Length", str(len(body))),
                *validators, *extra)
-    return Response(HTTPStatus.OK, headers, data)
+    return Response(HTTPStatus.OK, headers, body)
+
+
+def _validated(file: BufferedReader, path: Path,
+               content_type: str) -> tuple[os.stat_result, str, bytes | None]:
+    """The open file's status and ETag (hashed only when not cached), and its bytes when
+    hashing them read them."""
+    status = os.fstat(file.fileno())
+    key, stamp = (str(path), content_type), _stamp(status)
+    etag = _ETAGS.get(key, stamp)
+    if etag is not None:
+        return status, etag, None
+    etag, data = _hash_file(file, status.st_size, content_type)
+    _ETAGS.put(key, stamp, etag)
+    return status, etag, data
 
 
 def respond(site: Site, request: Request) -> Response:
@@ -304,12 +430,12 @@ def _described_by(site: Site, folder: tuple[str, ...], tick: int) -> tuple[str |
     llms = None
     for depth in range(len(folder), -1, -1):
         candidate = site.root.joinpath(*folder[:depth], LLMS_NAME)
-        if candidate.is_file() and _inside(site, candidate):
+        if candidate.is_file() and _servable(site, candidate):
             llms = url_path([*site.base_segments, *folder[:depth], LLMS_NAME], directory=False)
             break
     index_file = site.root / INDEX_NAME
     index = None
-    if index_file.is_file() and _inside(site, index_file):
+    if index_file.is_file() and _servable(site, index_file):
         index = url_path([*site.base_segments, INDEX_NAME], directory=False)
     return llms, index
 
@@ -345,13 +471,31 @@ def _markdown_not_found(site: Site, request: Request) -> Response:
     return Response(HTTPStatus.NOT_FOUND, headers, body)
 
 
-class PreviewServer(ThreadingHTTPServer):
-    """A threading HTTP server that knows its :class:`Site`."""
+class PreviewServer(HTTPServer):
+    """An HTTP server that knows its :class:`Site` and serves it from a pool of threads.
 
-    def __init__(self, address: tuple[str, int], site: Site, *, quiet: bool = False) -> None:
+    ``workers`` threads serve one connection each; accepted connections wait for one in
+    the pool's queue, up to :data:`_MAX_CONNECTIONS` in all. ``timeout``: seconds a client
+    may stay silent before it is disconnected.
+    """
+
+    # The listen backlog: a burst of clients (a crawler, a test suite) waits to be accepted
+    # rather than being refused. The kernel caps it at net.core.somaxconn.
+    request_queue_size = 512
+
+    def __init__(self, address: tuple[str, int], site: Site, *, quiet: bool = False,
+                 workers: int = WORKERS, timeout: float = TIMEOUT) -> None:
         self.site = site
         self.quiet = quiet
+        self.idle_timeout = timeout
+        self.workers = workers
         self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        # Set before binding: HTTPServer.__init__ calls server_close() when binding fails.
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="agentprose-serve")
+        self._lock = threading.Lock()
+        self._accepted = 0  # connections served or waiting for a worker
+        self._open: set[socket.socket] = set()  # connections being served
+        self._closing = False
         super().__init__(address, _Handler)
 
     @property
@@ -361,6 +505,59 @@ class PreviewServer(ThreadingHTTPServer):
         host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{port}{quote(self.site.base_path, safe=SAFE)}"
 
+    @property
+    def crowded(self) -> bool:
+        """True while accepted connections wait for a worker."""
+        return self._accepted > self.workers
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Queue the connection for a worker, or close it when the server is full."""
+        future = None
+        with self._lock:  # held while submitting, so that server_close() cannot race it
+            if not self._closing and self._accepted < _MAX_CONNECTIONS:
+                self._accepted += 1
+                future = self._pool.submit(self._serve_connection, request, client_address)
+        if future is None:
+            self.shutdown_request(request)
+            return
+        # Outside the lock: a future already done runs its callback here and now.
+        future.add_done_callback(functools.partial(self._connection_done, request))
+
+    def _serve_connection(self, request: socket.socket, client_address: Any) -> None:
+        with self._lock:
+            if self._closing:
+                return
+            self._open.add(request)
+        try:
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
+        finally:
+            with self._lock:
+                self._open.discard(request)
+
+    def _connection_done(self, request: socket.socket, _future: Future[None]) -> None:
+        """After a connection is served, or dropped from the queue when the server closes."""
+        with self._lock:  # first: a client that sees the connection end may connect again
+            self._accepted -= 1
+        self.shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that hangs up or stalls mid-response is routine, not a traceback.
+        if not isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            super().handle_error(request, client_address)
+
+    def server_close(self) -> None:
+        """Stop listening, hang up on every open connection and wait for the workers."""
+        super().server_close()
+        with self._lock:
+            self._closing = True
+            serving = list(self._open)
+        for connection in serving:  # a worker blocked reading it wakes up at once
+            with suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
 
 class _Handler(BaseHTTPRequestHandler):
     """Thin: turns the request into a :class:`Request` and writes the :class:`Response`."""
@@ -368,6 +565,22 @@ class _Handler(BaseHTTPRequestHandler):
     server: PreviewServer
     protocol_version = "HTTP/1.1"
     server_version = f"agentprose/{__version__}"
+    # Headers and body go out in two writes; without this, Nagle's algorithm holds the
+    # second until the client's delayed ACK (up to 40 ms) on a kept-alive connection.
+    disable_nagle_algorithm = True
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.idle_timeout)
+
+    def handle(self) -> None:
+        """BaseHTTPRequestHandler's loop, with a shorter wait for each request after the
+        first: a kept-alive connection holds a worker while its client thinks."""
+        self.close_connection = True
+        self.handle_one_request()
+        self.connection.settimeout(min(self.server.idle_timeout, _KEEP_ALIVE))
+        while not self.close_connection:
+            self.handle_one_request()
 
     def version_string(self) -> str:
         return self.server_version
@@ -391,9 +604,28 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(response.status)
         for name, value in response.headers:
             self.send_header(name, value)
+        if self.server.crowded:  # hand the worker to a waiting connection
+            self.send_header("Connection", "close")
         self.end_headers()
-        if self.command != "HEAD" and response.body:
-            self.wfile.write(response.body)
+        if self.command != "HEAD":
+            self._send_body(response)
+
+    def _send_body(self, response: Response) -> None:
+        if response.file is None:
+            if response.body:
+                self.wfile.write(response.body)
+            return
+        # The file may have gone or shrunk since respond() looked at it. Its headers are
+        # sent: only closing the connection tells the client the body is incomplete.
+        try:
+            file = response.file.open("rb")
+        except OSError:
+            self.close_connection = True
+            return
+        with file:  # sendfile(): from the page cache to the socket, no copy through Python
+            sent = self.connection.sendfile(file, 0, response.length)
+        if sent < response.length:
+            self.close_connection = True
 
     do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _answer
 
@@ -404,18 +636,21 @@ class _Handler(BaseHTTPRequestHandler):
 
 def make_server(site_dir: Path | str, *, host: str = "127.0.0.1", port: int = 8000,
                 base_path: str = "/", quiet: bool = False,
-                detect_agents: bool = False) -> PreviewServer:
+                detect_agents: bool = False, workers: int = WORKERS,
+                timeout: float = TIMEOUT) -> PreviewServer:
     """A server bound to ``host:port`` (``0``: any free port) for the site in ``site_dir``;
     ``detect_agents`` answers the view to known agent fetchers whatever their ``Accept``.
 
-    Raises :class:`InputError` when the directory is missing or the address is taken.
+    ``workers``: connections served at once; ``timeout``: seconds a silent client keeps
+    its connection. Raises :class:`InputError` when the directory is missing or the
+    address is taken.
     """
     root = Path(site_dir)
     if not root.is_dir():
         raise InputError(f"No such directory: {root}. Give the folder of the built site.")
     site = Site(root.resolve(), normalize_base_path(base_path), detect_agents=detect_agents)
     try:
-        return PreviewServer((host, port), site, quiet=quiet)
+        return PreviewServer((host, port), site, quiet=quiet, workers=workers, timeout=timeout)
     except OSError as error:
         raise InputError(f"Cannot listen on {host}:{port}: {error.strerror or error}.") from error
 
