@@ -206,9 +206,14 @@ def test_bad_base_path(given: str) -> None:
 def test_view_candidates() -> None:
     assert view_candidates("index.html") == ["index.md", "index.html.md"]
     assert view_candidates("guide/install.html") == ["guide/install.md", "guide/install.html.md"]
-    assert view_candidates("a/index.html", "/docs/") == ["a.md", "a/index.md", "a/index.html.md"]
+    # A folder's page: its view named after the file (Sphinx), then the folder's sibling
+    # (MkDocs), then the other layouts'.
+    assert view_candidates("a/index.html", "/docs/") == ["a/index.md", "a.md", "a/index.html.md"]
+    assert view_candidates("a/b/index.htm") == ["a/b/index.md", "a/b.md", "a/b/index.html.md"]
     assert view_candidates("index.html", "/docs/") == ["index.md", "index.html.md"]
-    assert view_candidates("café/index.html")[0] == "café.md"
+    assert view_candidates("index.htm") == ["index.md", "index.html.md"]
+    assert view_candidates("café/index.html")[:2] == ["café/index.md", "café.md"]
+    assert view_candidates("my index.html") == ["my index.md", "my index.html.md"]
 
 
 def test_content_types() -> None:

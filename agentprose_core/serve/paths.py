@@ -11,7 +11,7 @@ from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
 
 from agentprose_core.errors import InputError
 from agentprose_core.settings import VIEW_LAYOUTS
-from agentprose_core.urls import view_url
+from agentprose_core.urls import INDEX_NAMES, view_url
 
 __all__ = [
     "SAFE",
@@ -118,16 +118,36 @@ def map_target(target: str, base_path: str = "/") -> Target:
 
 
 def view_candidates(relative: str, base_path: str = "/") -> list[str]:
-    """Where a page's agent view may be, relative to the site, one entry per layout.
+    """Where a page's agent view may be, relative to the site, the first that exists wins.
+
+    A folder's page (``guide/index.html``, served at ``/guide/`` too) cannot tell which
+    URL its build used: ``guide/index.html`` gives ``guide/index.md`` in the sibling
+    layout (Sphinx's html builder), ``guide/`` gives ``guide.md`` (MkDocs). The named
+    form comes first, as a build moves a folder's view there when ``guide.md`` is another
+    page's (``/guide.html``).
 
     >>> view_candidates("tide-pools/index.html")
-    ['tide-pools.md', 'tide-pools/index.md', 'tide-pools/index.html.md']
+    ['tide-pools/index.md', 'tide-pools.md', 'tide-pools/index.html.md']
+    >>> view_candidates("guide/install.html")
+    ['guide/install.md', 'guide/install.html.md']
     """
     base = _ORIGIN + quote(base_path)
-    page = base + quote(relative)
+    pages = [base + quote(relative)]
+    folder = _folder_of(relative)
+    if folder is not None:
+        pages.append(base + quote(folder))
     found: list[str] = []
     for layout in VIEW_LAYOUTS:
-        path = unquote(urlsplit(view_url(page, base, layout)).path)[len(base_path) :]
-        if path not in found:
-            found.append(path)
+        for page in pages:
+            path = unquote(urlsplit(view_url(page, base, layout)).path)[len(base_path) :]
+            if path not in found:
+                found.append(path)
     return found
+
+
+def _folder_of(relative: str) -> str | None:
+    """``guide/`` for a folder's page ``guide/index.html``; None for any other file."""
+    folder, _, name = relative.rpartition("/")
+    if name not in INDEX_NAMES:
+        return None
+    return folder + "/" if folder else ""

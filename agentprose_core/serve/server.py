@@ -322,7 +322,9 @@ def _locate(site: Site, target: Target) -> tuple[str, Response | None]:
 
 
 def _view_of(site: Site, relative: str) -> str | None:
-    """The site-relative path of the page's agent view, when one was written."""
+    """The site-relative path of the page's agent view, when one was written: the first
+    of :func:`view_candidates` that is a file (for a folder's page ``a/index.md`` before
+    ``a.md``, so a MkDocs page costs one more ``stat`` than a Sphinx one)."""
     if not relative.lower().endswith(_PAGE_SUFFIXES):
         return None
     for view in view_candidates(relative, site.base_path):
