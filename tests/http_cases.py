@@ -41,6 +41,7 @@ __all__ = [
     "agent_cases",
     "build_fixture_site",
     "cases_for",
+    "check_answer",
     "run_cases",
 ]
 
@@ -61,6 +62,18 @@ INDEX_LINK = '<{base}agentprose.json>; rel="agentprose-index"; type="application
 ROOT_LLMS_LINK = '<{base}llms.txt>; rel="describedby"'
 SECTION_LLMS_LINK = '<{base}tide-pools/llms.txt>; rel="describedby"'
 NOT_FOUND_TITLE = "# Page not found"
+NAMED_FOLDER = "field-guide/"
+"""A folder's page whose view is ``field-guide/index.md``, as Sphinx's html builder writes
+it (its URL names its file), with no ``field-guide.md``."""
+NAMED_TITLE = 'title: "The field guide"'
+CHANGES_TITLE = 'title: "Changes"'
+SEASONS_TITLE = 'title: "Changes by season"'
+FIXTURE_PAGES = {
+    # A page and a folder of one name: the page has changes.md, so the build gives the
+    # folder's page changes/index.md, which a folder URL must find before changes.md.
+    "changes.html": ("Changes", "What changed on the coast this year."),
+    "changes/index.html": ("Changes by season", "How the pools change with the seasons."),
+}
 
 
 @dataclass(frozen=True)
@@ -111,6 +124,16 @@ def _html(name: str, path: str, accept: str | None, *, view: str = "tide-pools.m
                 present=("ETag",), body_contains=("<html",),
                 header_contains=(("Link", view), ("Link", 'rel="alternate"'),
                                  ("Link", 'type="text/markdown"')))
+
+
+def _view_at(case: Case, view: str, *, lacks: str | None = None) -> Case:
+    """``case`` (an answer of a folder's page) naming ``view`` as the file it chose, in
+    ``Link`` for the HTML or ``Content-Location`` for the view, never ``lacks``."""
+    header = "Content-Location" if case.content_type == MARKDOWN else "Link"
+    named = f"{{base}}{view}" if header == "Content-Location" else f"<{{base}}{view}>"
+    wrong = () if lacks is None else ((header, f"{{base}}{lacks}"),)
+    return replace(case, header_contains=(*case.header_contains, (header, named)),
+                   header_lacks=(*case.header_lacks, *wrong))
 
 
 def _hidden(name: str, path: str) -> Case:
@@ -195,6 +218,34 @@ CONDITIONAL = (
          empty_body=True),
 )
 
+FOLDER_VIEWS = (
+    # Sphinx: the view is named after the folder's index.html.
+    _view_at(_md("named-folder", NAMED_FOLDER, MARKDOWN, title=NAMED_TITLE),
+             NAMED_FOLDER + "index.md"),
+    _view_at(_md("named-folder-index-url", NAMED_FOLDER + "index.html", MARKDOWN,
+                 title=NAMED_TITLE), NAMED_FOLDER + "index.md"),
+    _view_at(_html("named-folder-html", NAMED_FOLDER, HTML, view="field-guide/index.md"),
+             NAMED_FOLDER + "index.md"),
+    # MkDocs: the view is the folder's sibling (the tide-pools cases above), also when
+    # the URL names index.html.
+    _view_at(_md("sibling-folder-index-url", "tide-pools/index.html", MARKDOWN),
+             "tide-pools.md"),
+    # A page and a folder of one name: each answers its own view.
+    replace(_view_at(_md("folder-beside-page", "changes/", MARKDOWN, title=SEASONS_TITLE),
+                     "changes/index.md", lacks="changes.md"),
+            body_lacks=("<html", CHANGES_TITLE)),
+    replace(_view_at(_md("folder-beside-page-index-url", "changes/index.html", MARKDOWN,
+                         title=SEASONS_TITLE), "changes/index.md", lacks="changes.md"),
+            body_lacks=("<html", CHANGES_TITLE)),
+    _view_at(_html("folder-beside-page-html", "changes/", HTML, view="changes/index.md"),
+             "changes/index.md", lacks="changes.md"),
+    replace(_view_at(_md("page-beside-folder", "changes.html", MARKDOWN,
+                         title=CHANGES_TITLE), "changes.md", lacks="changes/index.md"),
+            body_lacks=("<html", SEASONS_TITLE)),
+    _view_at(_html("page-beside-folder-html", "changes.html", HTML, view="changes.md"),
+             "changes.md", lacks="changes/index.md"),
+)
+
 TRAVERSAL = (
     _hidden("dot-dot", "/../etc/passwd"),
     _hidden("dot-dot-deep", "/../../../../../../etc/passwd"),
@@ -271,8 +322,8 @@ NOT_FOUND = (
          headers={"Accept": "*/*"}, body_contains=("Page not found",)),
 )
 
-CASES: tuple[Case, ...] = (NEGOTIATION + REPRESENTATIONS + CONDITIONAL + TRAVERSAL + LINKS
-                           + NOT_FOUND)
+CASES: tuple[Case, ...] = (NEGOTIATION + FOLDER_VIEWS + REPRESENTATIONS + CONDITIONAL
+                           + TRAVERSAL + LINKS + NOT_FOUND)
 
 # --- agent detection --------------------------------------------------------------------
 
@@ -373,16 +424,44 @@ def build_fixture_site(target: Path, base_url: str) -> Path:
     """The example site, built for ``base_url`` into ``target`` (which must not exist).
 
     ``about/`` is excluded (a page without a view); ``tide-pools/`` has an ``llms.txt`` of
-    its own (:data:`LLMS_SCOPES`); ``../outside.txt`` and a symlink ``leak.txt`` pointing
-    to it must never be served.
+    its own (:data:`LLMS_SCOPES`); ``changes.html`` and ``changes/`` are a page and a
+    folder of one name (:data:`FIXTURE_PAGES`); ``field-guide/`` has its view where
+    Sphinx's html builder puts it (:data:`NAMED_FOLDER`); ``../outside.txt`` and a symlink
+    ``leak.txt`` pointing to it must never be served.
     """
     shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("README.md"))
+    for relative, (title, text) in FIXTURE_PAGES.items():
+        _write(target / relative, _page(title, text))
     build_site(target, base_url=base_url, settings=Settings(exclude=(EXCLUDED,)))
     (target / SECTION / "llms.txt").write_text(SECTION_LLMS, encoding="utf-8")
+    _write_named_folder(target, base_url)
     outside = target.parent / "outside.txt"
     outside.write_text(SENTINEL + "\n", encoding="utf-8")
     (target / "leak.txt").symlink_to(outside)
     return target
+
+
+def _page(title: str, text: str) -> str:
+    return ("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{title} | Coast Guide</title>\n</head>\n<body>\n<main>\n<article>\n"
+            f"<h1>{title}</h1>\n<p>{text}</p>\n</article>\n</main>\n</body>\n</html>\n")
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _write_named_folder(site: Path, base_url: str) -> None:
+    """The page and view a Sphinx html build writes for ``field-guide/index.html``: the
+    page's URL names its file, so its view is ``field-guide/index.md`` (agentprose build
+    gives every folder's page the URL of its folder)."""
+    url = base_url.rstrip("/") + "/" + NAMED_FOLDER + "index.html"
+    _write(site / NAMED_FOLDER / "index.html",
+           _page("The field guide", "What lives where along the coast."))
+    _write(site / NAMED_FOLDER / "index.md",
+           f'---\n{NAMED_TITLE}\ncanonical: "{url}"\n---\n\n# The field guide\n\n'
+           "What lives where along the coast.\n")
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -487,6 +566,15 @@ def _check(case: Case, got: _Answer) -> list[str]:
     if case.empty_body and got.body:
         problems.append(f"a body of {len(got.body)} bytes")
     return problems
+
+
+def check_answer(case: Case, base: str, status: int, headers: Mapping[str, str],
+                 body: bytes) -> list[str]:
+    """What is wrong with an answer to ``case`` got some other way than over HTTP (an edge
+    function run under Node), for a site under the URL path ``base``; the checks that take
+    a second request are left out."""
+    lowered = {name.lower(): value for name, value in headers.items()}
+    return _check(_with_base(case, base), _Answer(status, lowered, body))
 
 
 def _compare(case: Case, got: _Answer, base_url: str, timeout: float) -> list[str]:

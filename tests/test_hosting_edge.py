@@ -27,7 +27,15 @@ from agentprose_core.serve.negotiate import choose
 from agentprose_core.settings import VIEW_LAYOUTS
 from agentprose_core.urls import view_url
 
-from .http_cases import CASES, PROFILES
+from .http_cases import (
+    CASES,
+    FOLDER_VIEWS,
+    LINKS,
+    NEGOTIATION,
+    PROFILES,
+    build_fixture_site,
+    check_answer,
+)
 from .test_serve import CHOICES
 
 # Accept values where the rules and choose() differ, each one documented in
@@ -153,11 +161,12 @@ for (const [method, path, headers] of input.requests) {
   answers.push({ status: response.status, type: response.headers.get("Content-Type"),
                  vary: response.headers.get("Vary"), link: response.headers.get("Link"),
                  location: response.headers.get("Content-Location"),
+                 headers: Object.fromEntries(response.headers),
                  body: await response.text() });
 }
 console.log(JSON.stringify({
   accepts: input.accepts.map((a) => m.prefersMarkdown(a)),
-  views: input.paths.map((p) => m.viewPath(p)),
+  views: input.paths.map((p) => m.viewPaths(p)),
   answers,
 }));
 """
@@ -265,6 +274,35 @@ def test_edge_function_agent_detection(tmp_path: Path, platform: str, detect: bo
         assert (missing["status"], missing["type"]) == (404, kind), profile.name
         assert missing["body"].startswith("# Page not found" if markdown else "<html>")
 
+@pytest.fixture(scope="module")
+def site_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The pages and views of the shared fixture site built for ``/docs/``, by URL path."""
+    site = build_fixture_site(tmp_path_factory.mktemp("edge") / "site",
+                              "https://coast.example/docs/")
+    return {"/docs/" + path.relative_to(site).as_posix(): path.read_text(encoding="utf-8")
+            for path in sorted(site.rglob("*"))
+            if path.suffix in (".html", ".md") and not path.is_symlink()}
+
+
+@pytest.mark.parametrize("platform", ["cloudflare", "netlify"])
+def test_edge_function_answers_the_shared_table(tmp_path: Path, platform: str,
+                                                site_files: dict[str, str]) -> None:
+    """The cases of ``http_cases`` a page's answer decides (negotiation, a folder's two
+    views, links), on the fixture site's files; the static host's own part (validators,
+    304, traversal) is the platform's."""
+    make = (hosting_edge.cloudflare_function if platform == "cloudflare"
+            else hosting_edge.netlify_edge_function)
+    cases = [*NEGOTIATION, *FOLDER_VIEWS, *LINKS]
+    requests = [(case.method, "/docs/" + case.path, dict(case.headers)) for case in cases]
+    answers = _run_js(tmp_path, make(base_path="/docs/", llms_scopes=SCOPES), platform,
+                      files=site_files, requests=requests)["answers"]
+    failures = [f"{case.name} ({case.method} {case.path}): {problem}"
+                for case, got in zip(cases, answers, strict=True)
+                for problem in check_answer(case, "/docs/", got["status"], got["headers"],
+                                            got["body"].encode())]
+    assert failures == []
+
+
 def test_javascript_negotiation_is_choose(tmp_path: Path) -> None:
     accepts = [*CORPUS, *_random_accepts(3000, odd=True)]
     got = _run_js(tmp_path, hosting_edge.cloudflare_function(), "cloudflare",
@@ -273,8 +311,20 @@ def test_javascript_negotiation_is_choose(tmp_path: Path) -> None:
             if md != choose(a).markdown] == []
 
 
-PAGES = ["", "index.html", "tide-pools/", "tide-pools/index.html", "a/b/", "rock-pools.html",
-         "a/page.htm", "caf%C3%A9/"]
+PAGES = ["", "index.html", "tide-pools/", "tide-pools/index.html", "a/b/", "a/b/index.htm",
+         "rock-pools.html", "a/page.htm", "caf%C3%A9/"]
+
+
+def _view_urls(origin: str, base: str, page: str, layout: str) -> list[str]:
+    """Where the view of the page at ``page`` may be: a folder's page has the views of its
+    two URLs (``a/`` and ``a/index.html``), the one that names the file first."""
+    folder = re.sub(r"index\.html?$", "", page)
+    forms = [folder + "index.html", folder] if folder.endswith("/") else [page]
+    found: list[str] = []
+    for form in forms:
+        view = view_url(origin + base + form, origin + base, layout)[len(origin):]
+        found += [] if view in found else [view]
+    return found
 
 
 @pytest.mark.parametrize("layout", VIEW_LAYOUTS)
@@ -285,8 +335,10 @@ def test_javascript_view_paths_are_view_url(tmp_path: Path, layout: str, base: s
                                          else "/x.md"]
     got = _run_js(tmp_path, source, "cloudflare", paths=paths, requests=[])["views"]
     origin = "https://coast.example"
-    wanted = [view_url(origin + base + p, origin + base, layout)[len(origin):] for p in PAGES]
+    wanted = [_view_urls(origin, base, p, layout) for p in PAGES]
     assert got == [*wanted, None, None]
+    if layout == "sibling":  # a folder's page: Sphinx's view, then MkDocs'
+        assert got[PAGES.index("a/b/")] == [base + "a/b/index.md", base + "a/b.md"]
 
 
 # --- Vercel -----------------------------------------------------------------------------
@@ -336,15 +388,19 @@ def test_vercel_routes(tmp_path: Path) -> None:
     driver.write_text(VERCEL_DRIVER, encoding="utf-8")
     accepts = [a for a in CORPUS if a == a.lower()]
     paths = ["/docs/", "/docs/index.html", "/docs/tide-pools/", "/docs/tide-pools/index.html",
-             "/docs/rock-pools.html", "/docs/tide-pools.md", "/docs/style.css", "/other/"]
+             "/docs/rock-pools.html", "/docs/tide-pools.md", "/docs/style.css", "/other/",
+             "/docs/a/b/index.htm"]
     done = subprocess.run([_node(), str(driver)], text=True, capture_output=True, timeout=60,
                           input=json.dumps({"config": config, "accepts": accepts,
                                             "paths": paths}), check=False)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["accepts"] == [markdown_by_rules(a) for a in accepts]
+    # A route cannot check that a view exists: each URL of a folder's page goes to the
+    # view that URL gives (view_url), /a/index.html to /a/index.md, /a/ to /a.md.
     assert result["dests"] == ["/docs/index.md", "/docs/index.md", "/docs/tide-pools.md",
-                               "/docs/tide-pools.md", "/docs/rock-pools.md", None, None, None]
+                               "/docs/tide-pools/index.md", "/docs/rock-pools.md", None, None,
+                               None, "/docs/a/b/index.md"]
 
 
 def _route(tmp_path: Path, config: dict[str, Any],

@@ -3,9 +3,19 @@
 A static host's header file can type ``.md`` files but cannot choose between a page's
 HTML and its view: that takes code at the edge. :func:`cloudflare_function` and
 :func:`netlify_edge_function` return the same JavaScript, a port of
-:func:`agentprose_core.serve.negotiate.choose` plus the view URL of a page, wrapped in each
-platform's entry point. :func:`vercel_json` uses Vercel's ``routes`` instead, which match
-``Accept`` with the regular expressions of :mod:`.hosting_accept`.
+:func:`agentprose_core.serve.negotiate.choose` plus where a page's view may be, wrapped in
+each platform's entry point. :func:`vercel_json` uses Vercel's ``routes`` instead, which
+match ``Accept`` with the regular expressions of :mod:`.hosting_accept`.
+
+In the sibling layout a folder's URL (``/a/``, ``/a/index.html``) cannot tell where its
+build put the view: ``/a/index.md`` when the page's URL named its file (Sphinx's html
+builder, MkDocs without directory URLs, or a folder beside a page ``/a.html`` that has
+``/a.md``), ``/a.md`` when it was the folder (MkDocs). The functions fetch
+``/a/index.md`` first, then ``/a.md`` (one more fetch for a MkDocs page), and name the one
+found in ``Link`` and ``Content-Location``. Vercel's routes cannot check that a file
+exists: ``/a/index.html`` goes to ``/a/index.md`` and ``/a/`` to ``/a.md``, what each URL
+itself gives (:func:`agentprose_core.urls.view_url`), so the other form of a folder's URL
+answers ``404`` to Markdown, and ``/a/`` beside ``/a.html`` answers that page's view.
 
 What each can do of the rest (``Link`` headers, agent detection, the Markdown ``404``):
 
@@ -46,18 +56,23 @@ __all__ = [
 ]
 
 _MARKDOWN_TYPE = "text/markdown; charset=utf-8"
-_JS_VIEWS = {
-    "sibling": ('"index.md"', "`${page}.md`", "`${page}.md`"),
-    "directory": ('"index.md"', "`${page}/index.md`", "`${page}.md`"),
-    "index-html": ('"index.html.md"', "`${page}/index.html.md`", "`${page}${ext}.md`"),
+# Where a page's view may be, per layout: the root's, a folder's (the first that exists
+# wins), a file's, with ${page} and ${ext} as in JavaScript's template literals. In the
+# sibling layout a folder's URL cannot tell whether its build named the view after its
+# index.html (Sphinx) or after the folder (MkDocs); the named one comes first, as a build
+# puts a folder's view there when {page}.md is another page's.
+_VIEWS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "sibling": ("index.md", ("${page}/index.md", "${page}.md"), "${page}.md"),
+    "directory": ("index.md", ("${page}/index.md",), "${page}.md"),
+    "index-html": ("index.html.md", ("${page}/index.html.md",), "${page}${ext}.md"),
 }
 
 
-def _layout(view_layout: str) -> tuple[str, str, str]:
+def _layout(view_layout: str) -> tuple[str, tuple[str, ...], str]:
     if view_layout not in VIEW_LAYOUTS:
         raise ConfigError(f"view_layout must be one of {', '.join(VIEW_LAYOUTS)} "
                           f"(got {view_layout!r}).")
-    return _JS_VIEWS[view_layout]
+    return _VIEWS[view_layout]
 
 
 def _header_rules(base: str, llms_scopes: Iterable[str], index: bool
@@ -179,15 +194,18 @@ export function prefersMarkdown(accept) {
   return qMarkdown > 0 && (qMarkdown > qHtml || (qMarkdown === qHtml && named));
 }
 
-// The URL path of a page's agent view, or null for a URL that is not a page.
-export function viewPath(path) {
+// The URL paths where a page's agent view may be, the first that exists winning; null
+// for a URL that is not a page.
+export function viewPaths(path) {
   if (!path.startsWith(BASE)) return null;
   const rest = path.slice(BASE.length);
   let m;
-  if (/^(?:index\.html?)?$/.test(rest)) return BASE + VIEWS.root;
-  if ((m = /^(.+)\/(?:index\.html?)?$/.exec(rest))) return BASE + VIEWS.directory(m[1]);
-  if ((m = /^(.+)(\.html?)$/.exec(rest))) return BASE + VIEWS.file(m[1], m[2]);
-  if ((m = /^((?:.*\/)?[^/.]+)$/.exec(rest))) return BASE + VIEWS.file(m[1], ".html");
+  if (/^(?:index\.html?)?$/.test(rest)) return [BASE + VIEWS.root];
+  if ((m = /^(.+)\/(?:index\.html?)?$/.exec(rest))) {
+    return VIEWS.directory(m[1]).map((view) => BASE + view);
+  }
+  if ((m = /^(.+)(\.html?)$/.exec(rest))) return [BASE + VIEWS.file(m[1], m[2])];
+  if ((m = /^((?:.*\/)?[^/.]+)$/.exec(rest))) return [BASE + VIEWS.file(m[1], ".html")];
   return null;
 }
 
@@ -222,30 +240,44 @@ function notFound(request, response, path, markdown) {
                       { status: 404, headers: { "Content-Type": MARKDOWN, "Vary": VARY } });
 }
 
+// The first of the views that answers, fetched with init, as [view, response]; null
+// when none does.
+async function firstView(views, url, asset, init) {
+  for (const view of views) {
+    const answer = await asset(new URL(view, url), init);
+    if (isView(answer)) return [view, answer];
+  }
+  return null;
+}
+
 // next(): the response the host would send; asset(url, init): fetch a file of the site.
 export async function agentprose(request, next, asset) {
   const url = new URL(request.url);
   const page = request.method === "GET" || request.method === "HEAD";
-  const view = page ? viewPath(url.pathname) : null;
+  const views = page ? viewPaths(url.pathname) : null;
   const markdown = page && wantsMarkdown(request);
-  if (view === null) {
+  if (views === null) {
     const response = await next();
     const typed = url.pathname.endsWith(".md") && response.status === 200;
     return typed ? withHeaders(response, { "Content-Type": MARKDOWN })
       : notFound(request, response, url.pathname, markdown);
   }
-  const viewUrl = new URL(view, url);
   const links = scopeOf(url.pathname).links;
   if (markdown) {
-    const answer = await asset(viewUrl, { method: request.method, headers: request.headers });
-    if (isView(answer)) {
-      return withHeaders(answer, { "Content-Type": MARKDOWN, "Vary": VARY,
-                                   "Content-Location": view, ...(links && { "Link": links }) });
+    const found = await firstView(views, url, asset,
+                                  { method: request.method, headers: request.headers });
+    if (found !== null) {
+      return withHeaders(found[1], { "Content-Type": MARKDOWN, "Vary": VARY,
+                                     "Content-Location": found[0],
+                                     ...(links && { "Link": links }) });
     }
-  } else if (isView(await asset(viewUrl, { method: "HEAD" }))) {
-    const alternate = `<${view}>; rel="alternate"; type="${VIEW_TYPE}"`;
-    return withHeaders(await next(), {
-      "Vary": VARY, "Link": links ? `${alternate}, ${links}` : alternate });
+  } else {
+    const found = await firstView(views, url, asset, { method: "HEAD" });
+    if (found !== null) {
+      const alternate = `<${found[0]}>; rel="alternate"; type="${VIEW_TYPE}"`;
+      return withHeaders(await next(), {
+        "Vary": VARY, "Link": links ? `${alternate}, ${links}` : alternate });
+    }
   }
   return notFound(request, await next(), url.pathname, markdown);
 }
@@ -273,6 +305,7 @@ def _js(base_path: str, view_layout: str, entry: str, where: str, *,
         llms_scopes: Iterable[str], index: bool, detect_agents: bool) -> str:
     base = normalize_base_path(base_path)
     root, directory, file = _layout(view_layout)
+    folder = "[" + ", ".join(f"`{view}`" for view in directory) + "]"
     *scoped, fallback = link_rules(base, llms_scopes, index=index)
     head = [
         f"// {where}",
@@ -281,8 +314,8 @@ def _js(base_path: str, view_layout: str, entry: str, where: str, *,
         f"const BASE = {json.dumps(base)};",
         'const VIEW_TYPE = "text/markdown";',
         f'const MARKDOWN = "{_MARKDOWN_TYPE}";',
-        f"const VIEWS = {{ root: {root}, directory: (page) => {directory},",
-        f"                 file: (page, ext) => {file} }};",
+        f"const VIEWS = {{ root: {json.dumps(root)}, directory: (page) => {folder},",
+        f"                 file: (page, ext) => `{file}` }};",
         f"const VARY = {json.dumps(VARY_AGENTS if detect_agents else 'Accept')};",
         "// The folders with an llms.txt, the longest first.",
         "const SCOPES = [",
@@ -381,8 +414,7 @@ def vercel_json(*, base_path: str = "/", view_layout: str = "sibling",
                 detect_agents: bool = False) -> str:
     """``vercel.json`` with ``routes``: they run before static files, unlike ``rewrites``."""
     base = normalize_base_path(base_path)
-    root, directory, file = (t.strip('"`').replace("${page}", "$1").replace("${ext}", "$2")
-                             for t in _layout(view_layout))
+    root, folder, file = _layout(view_layout)
     prefix = "^" + regex_escape(base)
     vary = VARY_AGENTS if detect_agents else "Accept"
     accept = [{"type": "header", "key": "accept", "value": _vercel_accept()}]
@@ -395,9 +427,17 @@ def vercel_json(*, base_path: str = "/", view_layout: str = "sibling",
                         "missing": no_crawler}]
 
     def negotiated(src: str, view: str) -> list[dict[str, object]]:
-        return [{"src": src, **condition, "dest": base + view,
+        dest = view.replace("${page}", "$1").replace("${ext}", "$2")
+        return [{"src": src, **condition, "dest": base + dest,
                  "headers": {"Content-Type": _MARKDOWN_TYPE, "Vary": vary}}
                 for condition in conditions]
+
+    # A route cannot check that a file exists: a folder's page named by its file
+    # (/a/index.html) gets the first of its views, /a/ the last, as view_url has them.
+    named, bare = folder[0], folder[-1]
+    folders = (negotiated(prefix + r"(.+)/(?:index\.html?)?$", named) if named == bare else
+               [*negotiated(prefix + r"(.+)/index\.html?$", named),
+                *negotiated(prefix + r"(.+)/$", bare)])
 
     routes = [
         {"src": prefix + r".+\.md$", "headers": {"Content-Type": _MARKDOWN_TYPE},
@@ -406,7 +446,7 @@ def vercel_json(*, base_path: str = "/", view_layout: str = "sibling",
          "continue": True},
         *_vercel_links(base, llms_scopes, index),
         *negotiated(prefix + r"(?:index\.html?)?$", root),
-        *negotiated(prefix + r"(.+)/(?:index\.html?)?$", directory),
+        *folders,
         *negotiated(prefix + r"(.+)(\.html?)$", file),
     ]
     return json.dumps({"routes": routes}, indent=2) + "\n"

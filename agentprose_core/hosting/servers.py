@@ -24,7 +24,13 @@ the disk. Every server gets the same behaviour, as far as it can express it:
   message sent as HTML, so it would take a Markdown file written into the site.
 
 The view of a page follows the ``view_layout`` setting (``sibling``: ``/a/`` ->
-``/a.md``; ``directory``: ``/a/index.md``; ``index-html``: ``/a/index.html.md``).
+``/a/index.md`` or ``/a.md``; ``directory``: ``/a/index.md``; ``index-html``:
+``/a/index.html.md``). In the sibling layout a folder's URL (``/a/``, ``/a/index.html``)
+cannot tell which its build wrote: ``/a/index.md`` when the page's URL named its file
+(Sphinx's html builder, or a folder whose ``/a.md`` is the page ``/a.html``'s), ``/a.md``
+when it was the folder (MkDocs). Every server tries ``/a/index.md`` first, then ``/a.md``,
+as ``agentprose serve`` does, and names the one it found in ``Link`` and
+``Content-Location``.
 """
 
 from __future__ import annotations
@@ -68,26 +74,29 @@ _UNSAFE = set('"$\\{};`') | {chr(c) for c in range(32)} | {"\x7f"}
 
 @dataclass(frozen=True)
 class _Views:
-    """Where a page's view is, for the three kinds of page URL, as templates.
+    """Where a page's view may be, for the three kinds of page URL, as templates; a
+    folder's in the order to try them (the first that exists wins).
 
     ``{page}`` is the URL path below the base without the trailing ``/``, ``/index.html``
     or ``.html``; ``{ext}`` is ``.html`` or ``.htm``.
     """
 
     root: str
-    directory: str
+    directory: tuple[str, ...]
     file: str
 
-    def render(self, page: str, ext: str) -> tuple[str, str, str]:
-        """The three templates with ``page`` and ``ext`` filled in (server syntax)."""
-        return (self.root, self.directory.format(page=page, ext=ext),
+    def render(self, page: str, ext: str) -> tuple[str, tuple[str, ...], str]:
+        """The templates with ``page`` and ``ext`` filled in (server syntax)."""
+        return (self.root, tuple(d.format(page=page, ext=ext) for d in self.directory),
                 self.file.format(page=page, ext=ext))
 
 
 _LAYOUTS = {
-    "sibling": _Views("index.md", "{page}.md", "{page}.md"),
-    "directory": _Views("index.md", "{page}/index.md", "{page}.md"),
-    "index-html": _Views("index.html.md", "{page}/index.html.md", "{page}{ext}.md"),
+    # A folder's view named after its index.html first: a build puts it there when the
+    # sibling {page}.md is another page's, so {page}.md would answer the wrong page.
+    "sibling": _Views("index.md", ("{page}/index.md", "{page}.md"), "{page}.md"),
+    "directory": _Views("index.md", ("{page}/index.md",), "{page}.md"),
+    "index-html": _Views("index.html.md", ("{page}/index.html.md",), "{page}{ext}.md"),
 }
 
 
@@ -136,20 +145,26 @@ def _nginx_string(text: str) -> str:
     return text.replace('"', '\\"').replace("\n", "\\n")
 
 
-def _nginx_page(regex: str, view: str, root: str, base: str, agents: bool) -> list[str]:
-    """A regex location for one kind of page URL; ``view`` is relative to the site."""
+def _nginx_page(regex: str, views: tuple[str, ...], root: str, base: str,
+                agents: bool) -> list[str]:
+    """A regex location for one kind of page URL; ``views`` are where its view may be,
+    relative to the site, the first that exists winning."""
     link = _nginx_string(link_header(view="$agentprose_location")) + "$agentprose_tail"
     vary = f'"{VARY_AGENTS}"' if agents else "Accept"
+    # nginx's if has no else: each existing file overwrites the last, so the first comes last.
+    found = [f'            if (-f "{root}{view}") {{ set $agentprose_view "{view}"; }}'
+             for view in reversed(views)]
     return [
         f'        location ~ "{regex}" {{',
-        f'            if (-f "{root}{view}") {{',
-        f'                set $agentprose_location "{base}{view}";',
+        *found,
+        '            if ($agentprose_view != "") {',
+        f'                set $agentprose_location "{base}$agentprose_view";',
         f"                set $agentprose_vary {vary};",
         f'                set $agentprose_link "{link}";',
         "                set $agentprose_md_link $agentprose_links;",
         f"                set $agentprose_serve {_nginx_wants(agents)};",
         "            }",
-        f'            if ($agentprose_serve = 1) {{ rewrite ^ "{base}{view}" last; }}',
+        '            if ($agentprose_serve = 1) { rewrite ^ "$agentprose_location" last; }',
         "            add_header Vary $agentprose_vary;",
         "            add_header Link $agentprose_link;",
         "        }",
@@ -160,10 +175,10 @@ def _nginx_locations(root: str, base: str, views: _Views, agents: bool) -> list[
     prefix = "^" + regex_escape(base)
     on_root, directory, file = views.render("${agentprose_page}", "${agentprose_ext}")
     return [
-        *_nginx_page(prefix + r"(?:index\.html?)?$", on_root, root, base, agents),
+        *_nginx_page(prefix + r"(?:index\.html?)?$", (on_root,), root, base, agents),
         *_nginx_page(prefix + r"(?<agentprose_page>.+)/(?:index\.html?)?$", directory, root,
                      base, agents),
-        *_nginx_page(prefix + r"(?<agentprose_page>.+)(?<agentprose_ext>\.html?)$", file,
+        *_nginx_page(prefix + r"(?<agentprose_page>.+)(?<agentprose_ext>\.html?)$", (file,),
                      root, base, agents),
         r'        location ~ "\.md$" {',
         "            types { }",
@@ -258,6 +273,7 @@ def nginx_config(site_root: str, *, base_path: str = "/", server_name: str = "_"
         '    set $agentprose_vary "";',
         '    set $agentprose_link "";',
         '    set $agentprose_location "";',
+        '    set $agentprose_view "";',
         "    set $agentprose_serve 0;",
         '    set $agentprose_md_link "";',
         *_nginx_links(base, llms_scopes, index),
@@ -392,11 +408,12 @@ def apache_htaccess(*, base_path: str = "/", view_layout: str = "sibling",
         "# Never follow a symbolic link out of the site.",
         "RewriteCond %{REQUEST_FILENAME} -l",
         "RewriteRule ^ - [R=404,L]",
-        "# A page URL whose view exists: remember the view.",
+        "# A page URL whose view exists: remember the view (the first that exists).",
         *_apache_page(r"^(?:index\.html?)?$", r"^(.*/)(?:index\.html?)?$", "%1" + on_root,
                       on_root, first=True),
-        *_apache_page(r"^(.+)/(?:index\.html?)?$", r"^(.+?)/(?:index\.html?)?$", directory,
-                      directory_url, first=False),
+        *(line for test, url in zip(directory, directory_url, strict=True)
+          for line in _apache_page(r"^(.+)/(?:index\.html?)?$", r"^(.+?)/(?:index\.html?)?$",
+                                   test, url, first=False)),
         *_apache_page(r"^(.+)(\.html?)$", r"^(.+)(\.html?)$", file, file_url, first=False),
         *_apache_scopes(base, llms_scopes),
         *(_apache_agents() if detect_agents else ()),
@@ -512,34 +529,30 @@ def caddy_config(site_root: str, *, base_path: str = "/", address: str = ":8080"
     """A Caddyfile site block (Caddy 2.6 or later)."""
     root, base = _root(site_root), _base(base_path)
     site = _checked(address, "site address")
-    views = _views(view_layout)
-    on_root, directory, file = (f"/{v}" for v in views.render("${1}", "${2}"))
-    link = _caddy_quote(link_header(view=base[:-1] + "{agentprose_view}") + "{agentprose_tail}")
+    outputs, files = _caddy_views(_views(view_layout))
+    # The file matcher sets {file_match.relative} to the first of its files that exists.
+    link = _caddy_quote(link_header(view=base[:-1] + "{file_match.relative}")
+                        + "{agentprose_tail}")
     wants = _cel_accept() + (" ||\n\t\t" + _cel_agents() if detect_agents else "")
     vary = VARY_AGENTS if detect_agents else "Accept"
     inner = [
         f'root * "{_folder(root)}"',
-        "map {path} {agentprose_view} {",
-        f"\t~^/(?:index\\.html?)?$ {on_root}",
-        f"\t~^/(.+)/(?:index\\.html?)?$ {directory}",
-        f"\t~^/(.+)(\\.html?)$ {file}",
-        "\tdefault /.agentprose-no-view",
-        "}",
+        *outputs,
         *_caddy_links(base, llms_scopes, index),
-        "@agentprose_view file {agentprose_view}",
+        f"@agentprose_view file {files}",
         "@agentprose_wants expression `" + wants + "`",
         "vars @agentprose_wants agentprose_wants 1",
         "@agentprose_markdown {",
-        "\tfile {agentprose_view}",
+        f"\tfile {files}",
         "\tvars agentprose_wants 1",
         "}",
         f'header @agentprose_view Vary "{vary}"',
         "header *.md Content-Type \"text/markdown; charset=utf-8\"",
         "handle @agentprose_markdown {",
-        f'\theader Content-Location "{base[:-1]}{{agentprose_view}}"',
+        f'\theader Content-Location "{base[:-1]}{{file_match.relative}}"',
         '\theader Content-Type "text/markdown; charset=utf-8"',
         *_caddy_view_link(base, llms_scopes, index),
-        "\trewrite * {agentprose_view}",
+        "\trewrite * {file_match.relative}",
         "\tfile_server",
         "}",
         "@agentprose_unsafe path_regexp [\\x00-\\x1f\\x7f]",
@@ -551,6 +564,28 @@ def caddy_config(site_root: str, *, base_path: str = "/", address: str = ":8080"
     ]
     return _caddy_site(site, base, root, inner,
                        _caddy_not_found(base, llms_scopes, index, vary))
+
+
+def _caddy_views(views: _Views) -> tuple[list[str], str]:
+    """The ``map`` from a path to where its view may be (one placeholder per candidate,
+    a kind of URL with fewer repeating its last), and the ``file`` matcher's list."""
+    on_root, directory, file = views.render("${1}", "${2}")
+    names = ["{agentprose_view}", *(f"{{agentprose_view_{n}}}"
+                                   for n in range(2, len(directory) + 1))]
+
+    def row(*candidates: str) -> str:
+        padded = [*candidates, *candidates[-1:] * (len(names) - len(candidates))]
+        return " ".join(c if c.startswith("/") else "/" + c for c in padded)
+
+    lines = [
+        f"map {{path}} {' '.join(names)} {{",
+        f"\t~^/(?:index\\.html?)?$ {row(on_root)}",
+        f"\t~^/(.+)/(?:index\\.html?)?$ {row(*directory)}",
+        f"\t~^/(.+)(\\.html?)$ {row(file)}",
+        f"\tdefault {row('/.agentprose-no-view')}",
+        "}",
+    ]
+    return lines, " ".join(names)
 
 
 def _caddy_site(site: str, base: str, root: str, inner: list[str],
