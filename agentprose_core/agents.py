@@ -52,8 +52,10 @@ CRAWLER_TOKENS: tuple[str, ...] = (
 SIGNATURE_AGENTS: tuple[str, ...] = ("https://chatgpt.com",)
 """``Signature-Agent`` values (HTTP Message Signatures for bots) of user-initiated agents."""
 
-VARY_AGENTS = "Accept, User-Agent"
-"""The ``Vary`` of a page URL's answers while agent detection is on."""
+VARY_AGENTS = "Accept, User-Agent, Signature-Agent"
+"""The ``Vary`` of a page URL's answers while agent detection is on: every header the
+choice reads, so that a cache never gives a browser what a signed agent with the same
+User-Agent got."""
 
 # A token stands alone: not inside a longer name (``NotClaude-User``, ``Claude-Users``).
 # Plain groups and character classes only, so PCRE, RE2 and JavaScript read it alike.

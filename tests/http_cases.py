@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from agentprose_core.agents import VARY_AGENTS
 from agentprose_core.postbuild import build_site
 from agentprose_core.settings import Settings
 
@@ -383,7 +384,7 @@ ChatGPT agent with a browser's User-Agent, a browser, search crawlers, curl."""
 def _profile_cases(profile: Profile, detect: bool) -> list[Case]:
     """GET, HEAD and a revalidation of a page, and a missing page, for one profile."""
     markdown = profile.markdown_on if detect else profile.markdown_off
-    vary = ("Accept", "User-Agent") if detect else ("Accept",)
+    vary = tuple(VARY_AGENTS.split(", ")) if detect else ("Accept",)
     kind, body = (MARKDOWN, TIDE_TITLE) if markdown else (HTML, "<html")
     name = f"{profile.name}-{'on' if detect else 'off'}"
     headers = dict(profile.headers)

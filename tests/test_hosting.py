@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from agentprose_core.agents import VARY_AGENTS
 from agentprose_core.errors import ConfigError, InputError
 from agentprose_core.hosting import edge as hosting_edge
 from agentprose_core.hosting import servers as hosting
@@ -501,7 +502,7 @@ def test_agent_detection_comes_from_the_one_list() -> None:
                        (agent_pattern(), crawler_pattern(), signature_pattern())), name
         else:
             assert agent_pattern() in text and crawler_pattern() in text, name
-        assert "Accept, User-Agent" in text or "Vary User-Agent" in text, name
+        assert VARY_AGENTS in text or "Vary Signature-Agent" in text, name
 
 
 def test_llms_scopes_are_normalized_or_refused() -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from agentprose_core.agents import agent_pattern, crawler_pattern, signature_pattern
+from agentprose_core.agents import VARY_AGENTS, agent_pattern, crawler_pattern, signature_pattern
 from agentprose_core.hosting import edge as hosting_edge
 from agentprose_core.hosting.accept import ACCEPT_RULES, markdown_by_rules, pcre_patterns
 from agentprose_core.serve.negotiate import choose
@@ -263,7 +263,7 @@ def test_edge_function_agent_detection(tmp_path: Path, platform: str, detect: bo
     answers = iter(_run_js(tmp_path, make(base_path="/docs/", llms_scopes=SCOPES,
                                           detect_agents=detect), platform,
                            requests=requests)["answers"])
-    vary = "Accept, User-Agent" if detect else "Accept"
+    vary = VARY_AGENTS if detect else "Accept"
     for profile in PROFILES:
         markdown = profile.markdown_on if detect else profile.markdown_off
         kind = "text/markdown; charset=utf-8" if markdown else "text/html; charset=utf-8"
@@ -425,7 +425,7 @@ def test_vercel_agent_detection_and_links(tmp_path: Path, detect: bool) -> None:
              ("/docs/rock-pools.html", "/docs/rock-pools.md", ROOT))
     requests = [(page, dict(p.headers)) for p in PROFILES for page, _, _ in pages]
     routed = iter(_route(tmp_path, config, requests))
-    vary = "Accept, User-Agent" if detect else "Accept"
+    vary = VARY_AGENTS if detect else "Accept"
     for profile in PROFILES:
         markdown = profile.markdown_on if detect else profile.markdown_off
         for page, view, link in pages:

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from agentprose_core.agents import VARY_AGENTS
 from agentprose_core.errors import InputError
 from agentprose_core.serve import server as serve
 from agentprose_core.serve.negotiate import HTML, MARKDOWN, choose, parse_accept, weight_of
@@ -348,12 +349,12 @@ def test_agent_detection_in_respond(small: Site) -> None:
     assert (off.body, off.header("Vary")) == (b"<html>a</html>", "Accept")
     on_site = Site(small.root, detect_agents=True)
     on = respond(on_site, Request(target="/a/", accept="*/*", **agent))
-    assert (on.body, on.header("Vary")) == (b"# a", "Accept, User-Agent")
+    assert (on.body, on.header("Vary")) == (b"# a", VARY_AGENTS)
     again = respond(on_site, Request(target="/a/", accept="*/*", if_none_match=on.header("ETag"),
                                      **agent))
-    assert (again.status, again.header("Vary")) == (304, "Accept, User-Agent")
+    assert (again.status, again.header("Vary")) == (304, VARY_AGENTS)
     crawler = respond(on_site, Request(target="/a/", user_agent="Googlebot/2.1 Claude-User/1.0"))
-    assert (crawler.body, crawler.header("Vary")) == (b"<html>a</html>", "Accept, User-Agent")
+    assert (crawler.body, crawler.header("Vary")) == (b"<html>a</html>", VARY_AGENTS)
     signed = respond(on_site, Request(target="/a/", signature_agent='"https://chatgpt.com"'))
     assert signed.body == b"# a"
     missing = respond(on_site, Request(target="/nope/", **agent))

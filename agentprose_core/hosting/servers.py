@@ -17,7 +17,7 @@ the disk. Every server gets the same behaviour, as far as it can express it:
   ``index``, to ``agentprose.json`` (:mod:`.links`);
 - with ``detect_agents``, a request from a known agent fetcher (the patterns of
   :mod:`agentprose_core.agents`) gets the view whatever its ``Accept``, and page URLs
-  answer with ``Vary: Accept, User-Agent``;
+  answer with ``Vary: Accept, User-Agent, Signature-Agent``;
 - a missing page asked for in Markdown (or by a detected agent) answers a short Markdown
   ``404`` on nginx (a named location's ``return``) and Caddy (``respond`` in
   ``handle_errors``). Apache cannot: ``ErrorDocument`` takes a file or a one-line
@@ -361,8 +361,9 @@ def _apache_headers(base: str, index: bool, agents: bool) -> list[str]:
     lines = []
     for env in ("AGENTPROSE_VIEW", _REDIRECTED):
         lines.append(f'Header always merge Vary Accept "env={env}"')
-        if agents:
-            lines.append(f'Header always merge Vary User-Agent "env={env}"')
+        if agents:  # the headers the choice reads besides Accept, one merge each
+            lines += [f'Header always merge Vary {name} "env={env}"'
+                      for name in VARY_AGENTS.split(", ")[1:]]
         if env == _REDIRECTED:
             lines.append(f'Header always set Content-Location "{base}%{{{env}}}e" "env={env}"')
         else:
