@@ -24,8 +24,9 @@ Everything but the socket is in :func:`respond`, which maps a :class:`Request` t
   ``agentprose.json`` when the site has them, and on the HTML the page's view.
 - With ``detect_agents`` (``--detect-agents``), a request from a known agent fetcher
   (:func:`agentprose_core.agents.is_agent`) gets the view whatever its ``Accept``, and
-  both answers of a page URL say ``Vary: Accept, User-Agent, Signature-Agent``. A crawler's User-Agent
-  never counts; a crawler that asks for ``text/markdown`` itself gets it, like anyone.
+  both answers of a page URL say ``Vary: Accept, User-Agent, Signature-Agent``. A
+  crawler's User-Agent never counts; a crawler that asks for ``text/markdown`` itself
+  gets it, like anyone.
 - A missing file asked for by a client that would get Markdown answers a short Markdown
   ``404`` that links the ``llms.txt`` and ``agentprose.json``; others get ``404.html``.
 - A file is hashed for its ``ETag`` once while its inode, size and times stay the same;
