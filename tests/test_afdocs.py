@@ -88,7 +88,8 @@ def _afdocs(afdocs: Path, url: str, *options: str) -> dict[str, Any]:
 def _assert_agent_friendly(report: dict[str, Any]) -> None:
     exceptions = _documented_exceptions()
     failing = [
-        f"{check['id']}: {check['status']}: {check['message']}"
+        f"{check['id']}: {check['status']}: {check['message']}: "
+        f"{json.dumps(check.get('details'))[:3000]}"
         for check in report["results"]
         if check["category"] in REQUIRED and check["status"] not in ("pass", "skip")
         and check["id"] not in exceptions

@@ -794,6 +794,26 @@ def test_a_silent_client_is_disconnected_and_frees_its_worker(built: dict[str, P
             kept.close()
 
 
+def test_a_kept_alive_connection_gives_its_worker_up_to_a_waiting_one(
+        built: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serve, "_KEEP_ALIVE", 600.0)
+    with _running(built["/"], workers=1, timeout=600) as url:
+        kept = http.client.HTTPConnection(*_address(url), timeout=60)
+        try:
+            kept.request("GET", "/llms.txt")
+            answer = kept.getresponse()
+            assert answer.read().startswith(b"# Coast Guide")
+            # Told how long it may keep the connection, so it drops it before we do.
+            assert answer.getheader("Keep-Alive") == "timeout=600"
+            # The one worker waits for the kept connection's next request: a new client
+            # gets it at once, not after the 600 s, and the idle connection is closed.
+            status, _, body = _request(url, "/tide-pools.md")
+            assert (status, body.startswith(b"---\ntitle:")) == (200, True)
+            assert kept.sock is not None and kept.sock.recv(1) == b""
+        finally:
+            kept.close()
+
+
 def test_closing_the_server_hangs_up_on_open_connections(
         built: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(serve, "_KEEP_ALIVE", 600.0)

@@ -33,9 +33,10 @@ Everything but the socket is in :func:`respond`, which maps a :class:`Request` t
   a body larger than 64 KiB is sent from the file (``sendfile``), so memory does not
   grow with the files served.
 - Connections are served by a fixed pool of worker threads. A client silent for
-  ``timeout`` seconds is disconnected (5 seconds at most between two requests on one
-  connection), and while connections wait for a worker a response closes its own, so a
-  few idle clients cannot hold every worker.
+  ``timeout`` seconds in a request is disconnected; between two requests a connection
+  stays open up to 15 seconds (``Keep-Alive: timeout=15`` tells clients, so they drop it
+  first), and gives its worker up as soon as other connections wait for one, as does
+  every response while they wait: idle clients cannot hold every worker.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ import hashlib
 import mimetypes
 import os
 import re
+import selectors
 import socket
 import sys
 import threading
@@ -112,8 +114,11 @@ _INLINE_LIMIT = 64 * 1024
 _ETAG_ENTRIES = 4096  # about 1 MB at most; a site larger than that rehashes cold files
 WORKERS = 32  # connections served at once; more wait in the queue
 TIMEOUT = 30.0  # seconds a client may stay silent before it is disconnected
-# Apache's KeepAliveTimeout: a connection between two requests holds a worker for nothing.
-_KEEP_ALIVE = 5.0
+# Seconds a kept-alive connection may wait for its next request. Clients are told
+# (``Keep-Alive: timeout=15``) and close idle connections before that; a waiting
+# connection gives its worker up at once when others wait for one (``_POLL``).
+_KEEP_ALIVE = 15.0
+_POLL = 0.25
 # Accepted connections served or waiting for a worker; beyond, new ones are closed at once
 # rather than queued without bound (each holds a file descriptor).
 _MAX_CONNECTIONS = 512
@@ -577,13 +582,39 @@ class _Handler(BaseHTTPRequestHandler):
         self.connection.settimeout(self.server.idle_timeout)
 
     def handle(self) -> None:
-        """BaseHTTPRequestHandler's loop, with a shorter wait for each request after the
-        first: a kept-alive connection holds a worker while its client thinks."""
+        """BaseHTTPRequestHandler's loop, but a kept-alive connection waits for its next
+        request without blocking its worker for others: it closes when connections wait
+        for a worker, or after the keep-alive time."""
         self.close_connection = True
         self.handle_one_request()
-        self.connection.settimeout(min(self.server.idle_timeout, _KEEP_ALIVE))
-        while not self.close_connection:
+        while not self.close_connection and self._next_request_comes():
             self.handle_one_request()
+
+    def _next_request_comes(self) -> bool:
+        if self._buffered():
+            return True
+        deadline = time.monotonic() + self._keep_alive()
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.connection, selectors.EVENT_READ)
+            while (left := deadline - time.monotonic()) > 0:
+                if selector.select(min(left, _POLL)):
+                    return True
+                if self.server.crowded:
+                    return False
+        return False
+
+    def _buffered(self) -> bool:
+        """True when the next request is already read into the buffer (pipelined)."""
+        self.connection.setblocking(False)
+        try:
+            return bool(self.rfile.peek(1))  # type: ignore[attr-defined]
+        except OSError:
+            return False
+        finally:
+            self.connection.settimeout(self.server.idle_timeout)
+
+    def _keep_alive(self) -> float:
+        return min(self.server.idle_timeout, _KEEP_ALIVE)
 
     def version_string(self) -> str:
         return self.server_version
@@ -609,6 +640,11 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         if self.server.crowded:  # hand the worker to a waiting connection
             self.send_header("Connection", "close")
+            self.close_connection = True
+        elif not self.close_connection:
+            # Said, so that clients drop an idle connection before we do: one we close
+            # as a client reuses it fails that request (Node's fetch: "fetch failed").
+            self.send_header("Keep-Alive", f"timeout={int(self._keep_alive())}")
         self.end_headers()
         if self.command != "HEAD":
             self._send_body(response)
