@@ -34,6 +34,9 @@ from agentprose_core.settings import Settings
 
 __all__ = [
     "CASES",
+    "HIDDEN",
+    "HIDDEN_FILES",
+    "HIDDEN_SENTINEL",
     "LLMS_SCOPES",
     "PROFILES",
     "SUBPATH_CASES",
@@ -49,6 +52,17 @@ __all__ = [
 EXAMPLE = Path(__file__).parent.parent / "examples" / "plain-site"
 EXCLUDED = "about/index.html"  # built without a view: must be served as plain HTML
 SENTINEL = "agentprose-outside-the-site"  # in a file next to the site dir: never served
+HIDDEN_SENTINEL = "agentprose-hidden-file"  # in each hidden file of the site: never served
+HIDDEN_FILES = {
+    ".env": f"TOKEN={HIDDEN_SENTINEL}\n",
+    ".git/config": f"[remote]\n\turl = {HIDDEN_SENTINEL}\n",
+    "sub/.hidden/page.html": f"<html><body>{HIDDEN_SENTINEL}</body></html>\n",
+    # A view beside it: the Markdown answer of a hidden page must not be served either.
+    "sub/.hidden/page.md": f"# {HIDDEN_SENTINEL}\n",
+    ".well-known/.secret": f"{HIDDEN_SENTINEL}\n",
+    ".well-known/security.txt": "Contact: mailto:security@coast.example\n",
+}
+"""Files the fixture site holds that a server must refuse (but ``security.txt``)."""
 
 MARKDOWN = "text/markdown"
 HTML = "text/html"
@@ -323,8 +337,38 @@ NOT_FOUND = (
          headers={"Accept": "*/*"}, body_contains=("Page not found",)),
 )
 
+
+
+def _dotted(name: str, path: str) -> tuple[Case, ...]:
+    """A hidden file asked for by GET, HEAD and in Markdown: a 404 that shows nothing of it."""
+    lacks = (*NO_CONTENT, HIDDEN_SENTINEL)
+    return (Case(name, path, status=404, body_contains=("Page not found",), body_lacks=lacks),
+            Case(f"{name}-head", path, method="HEAD", status=404, empty_body=True),
+            Case(f"{name}-markdown", path, headers={"Accept": MARKDOWN}, status=404,
+                 body_lacks=lacks))
+
+
+HIDDEN = (
+    *_dotted("hidden-dotfile", ".env"),
+    *_dotted("hidden-folder", ".git/config"),
+    *_dotted("hidden-encoded", "%2egit/config"),
+    *_dotted("hidden-encoded-upper", "%2Egit/%2Eenv"),
+    *_dotted("hidden-nested", "sub/.hidden/page.html"),
+    *_dotted("hidden-nested-folder", "sub/.hidden/"),
+    *_dotted("hidden-in-well-known", ".well-known/.secret"),
+    *_dotted("hidden-in-well-known-encoded", ".well-known/%2esecret"),
+    *_dotted("hidden-well-known-below-top", "sub/.well-known/x"),
+    Case("well-known", ".well-known/security.txt",
+         body_contains=("Contact: mailto:security@coast.example",)),
+    Case("well-known-head", ".well-known/security.txt", method="HEAD", empty_body=True),
+    Case("well-known-markdown", ".well-known/security.txt", headers={"Accept": MARKDOWN},
+         body_contains=("Contact:",)),
+)
+"""Hidden files (``.git/``, ``.env``) answer 404 however the dot is spelt, but for the
+site's top-level ``.well-known`` folder (RFC 8615), whose own dotfiles stay hidden."""
+
 CASES: tuple[Case, ...] = (NEGOTIATION + FOLDER_VIEWS + REPRESENTATIONS + CONDITIONAL
-                           + TRAVERSAL + LINKS + NOT_FOUND)
+                           + TRAVERSAL + LINKS + NOT_FOUND + HIDDEN)
 
 # --- agent detection --------------------------------------------------------------------
 
@@ -428,7 +472,8 @@ def build_fixture_site(target: Path, base_url: str) -> Path:
     its own (:data:`LLMS_SCOPES`); ``changes.html`` and ``changes/`` are a page and a
     folder of one name (:data:`FIXTURE_PAGES`); ``field-guide/`` has its view where
     Sphinx's html builder puts it (:data:`NAMED_FOLDER`); ``../outside.txt`` and a symlink
-    ``leak.txt`` pointing to it must never be served.
+    ``leak.txt`` pointing to it must never be served, nor the :data:`HIDDEN_FILES` but
+    ``.well-known/security.txt`` (written after the build, as a build copies them).
     """
     shutil.copytree(EXAMPLE, target, ignore=shutil.ignore_patterns("README.md"))
     for relative, (title, text) in FIXTURE_PAGES.items():
@@ -439,6 +484,8 @@ def build_fixture_site(target: Path, base_url: str) -> Path:
     outside = target.parent / "outside.txt"
     outside.write_text(SENTINEL + "\n", encoding="utf-8")
     (target / "leak.txt").symlink_to(outside)
+    for relative, text in HIDDEN_FILES.items():
+        _write(target / relative, text)
     return target
 
 

@@ -30,7 +30,10 @@ from agentprose_core.urls import view_url
 from .http_cases import (
     CASES,
     FOLDER_VIEWS,
+    HIDDEN,
+    HIDDEN_FILES,
     LINKS,
+    MARKDOWN,
     NEGOTIATION,
     PROFILES,
     build_fixture_site,
@@ -136,6 +139,7 @@ const files = input.files;
 const type = (p) => p.endsWith(".md") ? "text/markdown" : p.endsWith(".html") ?
   "text/html; charset=utf-8" : "application/octet-stream";
 function serve(path, method = "GET") {   // the host's static files, for the fake platform
+  path = decodeURIComponent(path);        // as a host does, %2e included
   let found = path.endsWith("/") ? path + "index.html" : path;
   if (!(found in files)) {
     return new Response(method === "HEAD" ? null : files["/docs/404.html"],
@@ -281,18 +285,20 @@ def site_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
                               "https://coast.example/docs/")
     return {"/docs/" + path.relative_to(site).as_posix(): path.read_text(encoding="utf-8")
             for path in sorted(site.rglob("*"))
-            if path.suffix in (".html", ".md") and not path.is_symlink()}
+            if (path.suffix in (".html", ".md") or path.relative_to(site).as_posix() in
+                HIDDEN_FILES) and not path.is_symlink()}
 
 
 @pytest.mark.parametrize("platform", ["cloudflare", "netlify"])
 def test_edge_function_answers_the_shared_table(tmp_path: Path, platform: str,
                                                 site_files: dict[str, str]) -> None:
     """The cases of ``http_cases`` a page's answer decides (negotiation, a folder's two
-    views, links), on the fixture site's files; the static host's own part (validators,
-    304, traversal) is the platform's."""
+    views, links, hidden files), on the fixture site's files, which the fake host serves
+    hidden ones included; the static host's own part (validators, 304, traversal) is the
+    platform's."""
     make = (hosting_edge.cloudflare_function if platform == "cloudflare"
             else hosting_edge.netlify_edge_function)
-    cases = [*NEGOTIATION, *FOLDER_VIEWS, *LINKS]
+    cases = [*NEGOTIATION, *FOLDER_VIEWS, *LINKS, *HIDDEN]
     requests = [(case.method, "/docs/" + case.path, dict(case.headers)) for case in cases]
     answers = _run_js(tmp_path, make(base_path="/docs/", llms_scopes=SCOPES), platform,
                       files=site_files, requests=requests)["answers"]
@@ -352,12 +358,13 @@ const value = routes.find((r) => r.has).has[0].value;
 // What Vercel does with routes, as documented: the first route whose src, has and missing
 // hold gives its headers; "continue" goes on to the next, "dest" ends the search.
 function route(path, headers) {
-  const out = { headers: {}, dest: null };
+  const out = { headers: {}, dest: null, status: null };
   const holds = (c) => headers[c.key] !== undefined && new RegExp(c.value).test(headers[c.key]);
   for (const r of routes) {
     const m = new RegExp(r.src).exec(path);
     if (!m || (r.has ?? []).some((c) => !holds(c)) || (r.missing ?? []).some(holds)) continue;
     Object.assign(out.headers, r.headers ?? {});
+    if (r.status) out.status = r.status;
     if (r.dest) {
       out.dest = r.dest.replace(/\$(\d)/g, (_, i) => m[Number(i)]);
       return out;
@@ -432,6 +439,22 @@ def test_vercel_agent_detection_and_links(tmp_path: Path, detect: bool) -> None:
             got = next(routed)
             assert (got["dest"], got["headers"].get("Vary"), got["headers"].get("Link")) == \
                 (view if markdown else None, vary, link), (profile.name, page)
+
+
+@pytest.mark.parametrize("base", ["/", "/docs/"])
+def test_vercel_refuses_hidden_files(tmp_path: Path, base: str) -> None:
+    """The first route answers 404 to a hidden file, in Markdown too (no view route runs),
+    however the dot is spelt; the top-level .well-known folder is served."""
+    config = json.loads(hosting_edge.vercel_json(base_path=base, detect_agents=True))
+    hidden = [".env", ".git/config", "%2egit/config", "%2Egit/", "sub/.hidden/page.html",
+              "sub/.hidden/", ".well-known/.secret", ".well-known/%2esecret", "a/.well-known/x"]
+    served = [".well-known/security.txt", ".well-known/", "tide-pools/", "a.b/c.d", "x."]
+    requests = [(base + path, headers) for path in [*hidden, *served]
+                for headers in ({}, {"Accept": MARKDOWN})]
+    routed = _route(tmp_path, config, requests)
+    got = [(path, r["status"], r["dest"]) for (path, _), r in zip(requests, routed, strict=True)]
+    assert [g for g in got[:2 * len(hidden)] if g[1:] != (404, None)] == []
+    assert [g for g in got[2 * len(hidden):] if g[1] is not None] == []
 
 
 def test_vercel_conditions_ignore_case() -> None:

@@ -50,7 +50,7 @@ from agentprose_core.errors import ConfigError, InputError
 from agentprose_core.hosting.accept import ACCEPT_RULES, pcre_patterns, regex_escape
 from agentprose_core.hosting.edge import cloudflare_headers, netlify_headers
 from agentprose_core.hosting.links import LinkRule, link_rules
-from agentprose_core.serve.paths import SAFE, normalize_base_path
+from agentprose_core.serve.paths import SAFE, WELL_KNOWN, normalize_base_path
 from agentprose_core.settings import HOSTS as SETTINGS_HOSTS
 from agentprose_core.settings import VIEW_LAYOUTS
 
@@ -125,6 +125,13 @@ def _base(base_path: str, *, spaces: bool = True) -> str:
 def _root(site_root: str) -> str:
     """The site directory with one trailing slash."""
     return _checked(site_root, "site root").rstrip("/") + "/"
+
+
+def _hidden_regex(prefix: str) -> str:
+    """A PCRE matching a decoded URL path (after ``prefix``, a regex) that names a hidden
+    file, as :func:`agentprose_core.serve.paths.hidden` has them: a segment that starts
+    with a dot, but for a top-level ``.well-known`` folder (RFC 8615 files are public)."""
+    return f"^{prefix}(?:\\.(?!{WELL_KNOWN[1:]}(?:/|$))|.*/\\.)"
 
 
 def _folder(root: str) -> str:
@@ -289,6 +296,9 @@ def nginx_config(site_root: str, *, base_path: str = "/", server_name: str = "_"
         "        disable_symlinks on from=$document_root;",
         "        index index.html index.htm;",
         "        error_page 404 $agentprose_not_found;",
+        "        # Hidden files (.git/, .env) are missing pages; the first regex location, so",
+        "        # no page rule answers one's view. nginx matches the decoded path (%2e too).",
+        f'        location ~ "{_hidden_regex(regex_escape(base))}" {{ return 404; }}',
         *_nginx_locations(root, base, _views(view_layout), detect_agents),
         "    }",
         *not_found_location,
@@ -406,6 +416,9 @@ def apache_htaccess(*, base_path: str = "/", view_layout: str = "sibling",
         "",
         "RewriteEngine On",
         f"RewriteBase {base}",
+        "# Hidden files (.git/, .env) are missing pages, before any rule can answer a view;",
+        "# the path is decoded (%2e too) and relative to this folder.",
+        f'RewriteRule "{_hidden_regex("")}" - [R=404,L]',
         "# Never follow a symbolic link out of the site.",
         "RewriteCond %{REQUEST_FILENAME} -l",
         "RewriteRule ^ - [R=404,L]",
@@ -439,6 +452,9 @@ def apache_config(site_root: str, *, base_path: str = "/") -> str:
         "    Options SymLinksIfOwnerMatch",
         "    AllowOverride FileInfo Indexes",
         "    Require all granted",
+        "    # Hidden files (.git/, .env) are missing pages, also where the .htaccess is not",
+        "    # read; in <Directory>, so that the site's ErrorDocument answers them.",
+        f'    RedirectMatch 404 "{_hidden_regex(regex_escape(base))}"',
         "</Directory>",
     ]) + "\n"
 
@@ -549,6 +565,7 @@ def caddy_config(site_root: str, *, base_path: str = "/", address: str = ":8080"
         "}",
         f'header @agentprose_view Vary "{vary}"',
         "header *.md Content-Type \"text/markdown; charset=utf-8\"",
+        *_CADDY_HIDDEN,
         "handle @agentprose_markdown {",
         f'\theader Content-Location "{base[:-1]}{{file_match.relative}}"',
         '\theader Content-Type "text/markdown; charset=utf-8"',
@@ -565,6 +582,20 @@ def caddy_config(site_root: str, *, base_path: str = "/", address: str = ":8080"
     ]
     return _caddy_site(site, base, root, inner,
                        _caddy_not_found(base, llms_scopes, index, vary))
+
+
+# Hidden files (.git/, .env) are missing pages, before the view's handle. The path is
+# decoded (%2e too) and below the base; RE2 has no lookahead, so the top-level
+# .well-known folder is let through by a second pattern.
+_CADDY_HIDDEN = [
+    "@agentprose_hidden {",
+    "\tpath_regexp ^/(?:.*/)?\\.",
+    f"\tnot path_regexp ^/\\{WELL_KNOWN}(?:/[^./][^/]*)*/?$",
+    "}",
+    "handle @agentprose_hidden {",
+    "\terror 404",
+    "}",
+]
 
 
 def _caddy_views(views: _Views) -> tuple[list[str], str]:
