@@ -17,10 +17,10 @@ from agentprose_core.errors import InputError
 from agentprose_core.model import INDEX_NAME, LLMS_NAME
 from agentprose_core.serve.paths import SAFE
 
-__all__ = ["LinkRule", "link_rules", "normalize_scopes"]
+__all__ = ["UNSAFE", "LinkRule", "link_rules", "normalize_scopes"]
 
-# Characters no generated configuration can hold unquoted; the same as servers._UNSAFE.
-_UNSAFE = set('"$\\{};`') | {chr(c) for c in range(32)} | {"\x7f"}
+UNSAFE = frozenset('"$\\{};`') | {chr(c) for c in range(32)} | {"\x7f"}
+"""Characters no generated configuration can hold unquoted."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def normalize_scopes(llms_scopes: Iterable[str]) -> tuple[str, ...]:
     found: set[str] = set()
     for scope in llms_scopes:
         segments = [s for s in scope.strip().split("/") if s]
-        if any(s in (".", "..") for s in segments) or _UNSAFE & set(scope):
+        if any(s in (".", "..") for s in segments) or UNSAFE & set(scope):
             raise InputError(f"The llms.txt folder {scope!r} cannot go into a server "
                              "configuration: give a plain folder of the site, like guide/.")
         found.add("".join(s + "/" for s in segments))

@@ -49,7 +49,7 @@ from agentprose_core.agents import (
 from agentprose_core.errors import ConfigError, InputError
 from agentprose_core.hosting.accept import ACCEPT_RULES, pcre_patterns, regex_escape
 from agentprose_core.hosting.edge import cloudflare_headers, netlify_headers
-from agentprose_core.hosting.links import LinkRule, link_rules
+from agentprose_core.hosting.links import UNSAFE, LinkRule, link_rules
 from agentprose_core.serve.paths import SAFE, WELL_KNOWN, normalize_base_path
 from agentprose_core.settings import HOSTS as SETTINGS_HOSTS
 from agentprose_core.settings import VIEW_LAYOUTS
@@ -69,7 +69,6 @@ HOSTS = SETTINGS_HOSTS  # declared with the settings; repeated here for readers
 _REDIRECTED = "REDIRECT_AGENTPROSE_VIEW"  # Apache renames it across the internal redirect
 _NGINX_CHARSET_TYPES = ("    charset_types text/markdown text/plain text/css text/xml "
                         "application/json application/javascript;")
-_UNSAFE = set('"$\\{};`') | {chr(c) for c in range(32)} | {"\x7f"}
 
 
 @dataclass(frozen=True)
@@ -108,7 +107,7 @@ def _views(layout: str) -> _Views:
 
 def _checked(text: str, what: str) -> str:
     """``text`` unchanged, or an error when it holds characters no config can quote."""
-    if not text or _UNSAFE & set(text):
+    if not text or UNSAFE & set(text):
         raise InputError(f"The {what} {text!r} cannot go into a server configuration: "
                          'it is empty or holds one of " $ \\ { } ; ` or a control character.')
     return text

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.files import safe_target, write_atomic
 from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
-from agentprose_core.records.scopes import folder_of
+from agentprose_core.records.scopes import pages_under
 from agentprose_core.render.index import check_pages, iter_index_chunks
 from agentprose_core.render.llmstxt import (
     iter_llms_full_txt,
@@ -80,11 +80,13 @@ def publish(
     if settings.llms_txt:
         emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections))
         for folder, title in site.scopes:
-            full = settings.llms_full_txt and _is_large(site, kept, folder)
-            emit(folder + LLMS_NAME, render_section_llms_txt(site, kept, folder, title,
+            under = pages_under(kept, base, folder)
+            full = settings.llms_full_txt and \
+                sum(len(page.markdown) for page in under) >= SECTION_FULL_MIN_CHARS
+            emit(folder + LLMS_NAME, render_section_llms_txt(site, under, folder, title,
                                                              full=full))
             if full:
-                emit(folder + LLMS_FULL_NAME, iter_llms_full_txt(site, _under(site, kept, folder)))
+                emit(folder + LLMS_FULL_NAME, iter_llms_full_txt(site, under))
     if settings.llms_full_txt:
         emit(LLMS_FULL_NAME, _capped_full(site, kept, settings.llms_full_max_bytes,
                                           result.diagnostics))
@@ -107,16 +109,6 @@ def publish(
 SECTION_FULL_MIN_CHARS = 50_000
 """A section gets its own ``llms-full.txt`` from this much Markdown on: about where
 fetching its pages one by one starts to cost an agent more than one file would."""
-
-
-def _under(site: SiteRecord, pages: Sequence[PageRecord], folder: str) -> list[PageRecord]:
-    base = base_url_of(site.url)
-    return [page for page in pages if (folder_of(page.url, base) or "").startswith(folder)]
-
-
-def _is_large(site: SiteRecord, pages: Sequence[PageRecord], folder: str) -> bool:
-    return sum(len(page.markdown) for page in _under(site, pages, folder)) \
-        >= SECTION_FULL_MIN_CHARS
 
 
 def _index(site: SiteRecord, pages: Sequence[PageRecord], generator: str,

@@ -74,13 +74,13 @@ def finish_site(state: object, job: SiteJob) -> list[Diagnostic]:
                         generator=job.generator, views=False)
     if job.cache is not None and job.prune_cache:
         job.cache.prune()
-    return published.diagnostics + _heads_the_theme_dropped(job, records)
+    return published.diagnostics + _decorate_written_pages(job, records)
 
 
-def _heads_the_theme_dropped(job: SiteJob, records: dict[str, PageRecord]) -> list[Diagnostic]:
-    """The head tags of written pages whose theme left out ``metatags`` (the Pallets
-    themes of Flask, Click and Jinja redefine the block), added before ``</head>``;
-    pages that kept them are read and left as they are."""
+def _decorate_written_pages(job: SiteJob, records: dict[str, PageRecord]) -> list[Diagnostic]:
+    """What Sphinx's templates cannot put in the pages it wrote: the hint at the top of
+    each body, and the head tags of pages whose theme left out ``metatags`` (the Pallets
+    themes of Flask, Click and Jinja redefine the block), added before ``</head>``."""
     headless: list[str] = []
     for docname, page in job.written:
         record = records.get(docname)

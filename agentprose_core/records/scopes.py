@@ -36,6 +36,7 @@ __all__ = [
     "folder_of",
     "group_of",
     "groups",
+    "pages_under",
     "section_scopes",
     "site_scopes",
 ]
@@ -119,6 +120,12 @@ def folder_of(url: str, base_url: str) -> str | None:
         return None
     path = url[len(base_url):].split("#", 1)[0].split("?", 1)[0]
     return path[: path.rfind("/") + 1]
+
+
+def pages_under(pages: Sequence[P], base_url: str, folder: str) -> list[P]:
+    """The pages whose URL is in ``folder`` or below it, in their order: what the
+    folder's ``llms.txt`` covers."""
+    return [page for page in pages if (folder_of(page.url, base_url) or "").startswith(folder)]
 
 
 def _common_folder(folders: Iterable[str]) -> str:

@@ -56,9 +56,9 @@ from agentprose_core.model import LLMS_FULL_NAME, LLMS_NAME
 from agentprose_core.records.scopes import (
     OPTIONAL_SECTION,
     ROOT_SECTION,
-    folder_of,
     group_of,
     groups,
+    pages_under,
 )
 from agentprose_core.records.summaries import one_line, plain_text, summarize
 from agentprose_core.render.index import ensure_checked
@@ -146,7 +146,7 @@ def render_section_llms_txt(
     ensure_checked(site, pages)
     base = base_url_of(site.url)
     name = one_line(site.name) or base
-    under = [page for page in pages if (folder_of(page.url, base) or "").startswith(folder)]
+    under = pages_under(pages, base, folder)
     home_key = page_key(base + folder)
     home = next((page for page in under if page_key(page.url) == home_key), None)
     summary = one_line(home.summary or "") if home else ""
