@@ -77,6 +77,17 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     check.add_argument("--max-pages", type=int, default=50, help="pages to fetch over HTTP")
     check.add_argument("--base-url", help="the site URL a folder is published at")
+    mcp = commands.add_parser(
+        "mcp",
+        help="give coding agents the site's tools over the Model Context Protocol",
+        description="Run an MCP server over a built site folder or a deployed site's "
+        "agentprose.json: search_docs, list_pages, get_page, get_section, "
+        "table_of_contents, related_pages, site_info. Needs pip install 'agentprose[mcp]'.",
+    )
+    mcp.add_argument("source", help="a built site folder or the site's base URL")
+    mcp.add_argument("--http", metavar="HOST:PORT", type=_host_port,
+                     help="serve the streamable HTTP transport there (loopback only) "
+                     "instead of standard input and output")
     config = commands.add_parser(
         "config",
         help="print a ready server configuration (nginx, caddy) for a built site",
@@ -91,6 +102,21 @@ def _parser() -> argparse.ArgumentParser:
                         help="answer the agent view to known agent fetchers even when they "
                         "ask for HTML")
     return parser
+
+
+_LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def _host_port(value: str) -> tuple[str, int]:
+    host, colon, port = value.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"{value!r} is not HOST:PORT, e.g. 127.0.0.1:8808")
+    if host not in _LOOPBACK:
+        raise argparse.ArgumentTypeError(
+            f"{host!r} is not a loopback address: the server has no authentication, so it "
+            "listens on 127.0.0.1, ::1 or localhost only")
+    return host, int(port)
 
 
 class _Bar:
@@ -161,6 +187,13 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _mcp(args: argparse.Namespace) -> int:
+    from agentprose_core.mcp.server import serve
+
+    serve(args.source, args.http)
+    return 0
+
+
 def _llms_scopes(root: Path) -> list[str]:
     """The site-relative folders of a built site that hold an ``llms.txt`` (``""``: the
     root), dot-folders left out."""
@@ -186,7 +219,8 @@ def _config(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"build": _build, "serve": _serve, "check": _check, "config": _config}
+_COMMANDS = {"build": _build, "serve": _serve, "check": _check, "mcp": _mcp,
+             "config": _config}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
