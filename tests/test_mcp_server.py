@@ -182,6 +182,8 @@ def _every_tool(served: _Served, target: str) -> None:
     assert deep["url"] in found[0].split("\n\n")[1]
     assert f"(#{heading['id']})" in outline[0]
     assert by_id == by_title and f"#{heading['id']}):" in by_id[0]
+    section_text = by_id[0].split(":\n\n", 1)[1]
+    assert section_text in _view(served.folder, base, deep["markdown_url"])
     assert "linked from this page" in related[0] or "links to this page" in related[0]
     assert missing[1] and "is not a page of" in missing[0]
     for post, start in pages:
@@ -266,6 +268,47 @@ def test_split_and_body_less_indexes(sphinx_copy: Path, tmp_path: Path, serve_fo
         assert "the index carries no page bodies" in info[0]
     else:
         assert "titles, headings, summaries and page bodies" in info[0]
+
+
+def test_a_rebuilt_folder_is_read_again_and_a_page_url_finds_its_index(
+        tmp_path: Path, sphinx_copy: Path, serve_folder: Any) -> None:
+    folder = tmp_path / "site"
+    shutil.copytree(sphinx_copy, folder)
+
+    async def session() -> list[str]:
+        params = StdioServerParameters(command=sys.executable, args=[
+            "-m", "agentprose_core.cli", "mcp", str(folder)], env=dict(os.environ))
+        answers = []
+        async with stdio_client(params) as streams, ClientSession(*streams[:2]) as client:
+            await client.initialize()
+            for rebuild in (False, True):
+                if rebuild:
+                    data = _index(folder)
+                    data["site"]["name"] = "Shore notes, rebuilt"
+                    del data["posts"][-1]
+                    (folder / "agentprose.json").write_text(json.dumps(data), "utf-8")
+                for name in ("site_info", "search_docs"):
+                    result = await client.call_tool(name, {"query": "rebuilt"}
+                                                    if name == "search_docs" else {})
+                    answers.append(result.content[0].text)
+        return answers
+
+    before, _, after, found = anyio.run(session)
+    assert not any(answer.startswith("Error") for answer in (before, after, found))
+    assert before.startswith("# Shore notes\n")
+    assert after.startswith("# Shore notes, rebuilt\n")
+    count = len(_index(sphinx_copy)["posts"])
+    assert f"- Pages: {count}" in before and f"- Pages: {count - 1}" in after
+    assert "Nothing on Shore notes, rebuilt matches" in found
+
+
+def test_a_page_url_finds_its_site_s_index(demo: _Served) -> None:
+    data = _index(demo.folder)
+    page = data["posts"][1]["url"]  # not the root: its agentprose-index link says where
+    _, answers = run_session(page, [("site_info", {})])
+    assert not answers[0][1], answers
+    assert answers[0][0].startswith(f"# {data['site']['name']}\n")
+    assert f"- Base URL: {demo.url}" in answers[0][0]
 
 
 def test_a_broken_or_missing_index_is_a_tool_error_and_the_server_goes_on(

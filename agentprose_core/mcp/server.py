@@ -18,85 +18,75 @@ from agentprose_core.errors import InputError
 from agentprose_core.mcp import tools
 from agentprose_core.mcp.search import Document, SearchIndex
 from agentprose_core.mcp.site import IndexProblem, LoadedSite, Post
-from agentprose_core.mcp.sources import Loaded, Source, source_for
+from agentprose_core.mcp.sources import Source, source_for
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["Docs", "make_server", "serve"]
+__all__ = ["Docs", "Reading", "make_server", "serve"]
 
 
-class Docs:
-    """One site's tools: the loaded index, the search index, the views read so far."""
+class _Indexing:
+    """The search index of one loaded site, built in a background thread."""
+
+    def __init__(self, site: LoadedSite, body: Callable[[Post], str]) -> None:
+        self.done = threading.Event()
+        self.index: SearchIndex | None = None
+        self.failure = ""
+        threading.Thread(target=self._build, args=(site, body), name="agentprose-search",
+                         daemon=True).start()
+
+    def _build(self, site: LoadedSite, body: Callable[[Post], str]) -> None:
+        try:
+            self.index = SearchIndex([
+                Document(post.title, " ".join(h.title for h in post.headings),
+                         post.summary, body(post)) for post in site.posts])
+        except Exception as error:  # told to the search that waits for it
+            self.failure = str(error) or type(error).__name__
+        finally:
+            self.done.set()
+
+
+class Reading:
+    """One reading of the index: the site, its views' bodies as they are read, its
+    search index and the links between its pages. A tool call works on one reading,
+    even when the folder is rebuilt meanwhile."""
 
     def __init__(self, source: Source) -> None:
         self.source = source
-        self._lock = threading.Lock()
-        self._loaded: Loaded | None = None
-        self._search: SearchIndex | None = None
-        self._search_ready = threading.Event()
-        self._search_failed: BaseException | None = None
-        self._links: dict[int, set[int]] | None = None
+        loaded = source.load()
+        self.site, self.built = loaded.site, loaded.built
         self._bodies: dict[int, str] = {}
-
-    def loaded(self) -> Loaded:
-        with self._lock:
-            if self._loaded is None:
-                self._loaded = self.source.load()
-                self._search_ready.clear()
-                threading.Thread(target=self._index, args=(self._loaded.site,),
-                                 name="agentprose-search", daemon=True).start()
-            return self._loaded
-
-    @property
-    def site(self) -> LoadedSite:
-        return self.loaded().site
-
-    def forget(self) -> None:
-        """Drop what was loaded, so that the next call reads the index again."""
-        with self._lock:
-            self._loaded = self._search = self._links = None
-            self._bodies = {}
-
-    def _index(self, site: LoadedSite) -> None:
-        try:
-            documents = [Document(post.title, " ".join(h.title for h in post.headings),
-                                  post.summary, self._searchable_body(post))
-                         for post in site.posts]
-            self._search = SearchIndex(documents)
-        except BaseException as error:  # reported by the search that waits for it
-            self._search_failed = error
-        finally:
-            self._search_ready.set()
-
-    def _searchable_body(self, post: Post) -> str:
-        """The body search reads: the index's, else (a folder) the view's; a deployed
-        site's body-less index is searched by titles, headings and summaries only."""
-        if post.markdown is not None or hasattr(self.source, "folder"):
-            return self.body(post)
-        return ""
-
-    def searched(self) -> str:
-        if self.site.has_bodies or hasattr(self.source, "folder"):
-            return "titles, headings, summaries and page bodies"
-        return ("titles, headings and summaries (the index carries no page bodies; "
-                "get_page and get_section fetch them)")
-
-    def search_index(self) -> SearchIndex:
-        self.loaded()
-        self._search_ready.wait()
-        if self._search is None:
-            failure, self._search_failed = self._search_failed, None
-            self.forget()
-            raise IndexProblem(f"the search index could not be built: {failure}")
-        return self._search
+        self._links: dict[int, set[int]] | None = None
+        self._indexing = _Indexing(self.site, self._searchable_body)
 
     def body(self, post: Post) -> str:
+        """The Markdown body of ``post``'s view: from the index, else from the view."""
         if post.markdown is not None:
             return post.markdown
         if post.number not in self._bodies:
             self._bodies[post.number] = parse_view(self.source.view(post)).body
         return self._bodies[post.number]
+
+    def _searchable_body(self, post: Post) -> str:
+        """The body search reads: the index's, else (a folder) the view's; a deployed
+        site's body-less index is searched by titles, headings and summaries only."""
+        if post.markdown is not None or self.source.local:
+            return self.body(post)
+        return ""
+
+    def searched(self) -> str:
+        if self.site.has_bodies or self.source.local:
+            return "titles, headings, summaries and page bodies"
+        return ("titles, headings and summaries (the index carries no page bodies; "
+                "get_page and get_section fetch them)")
+
+    def search_index(self) -> SearchIndex:
+        self._indexing.done.wait()
+        if self._indexing.index is None:
+            raise IndexProblem(f"the search index could not be built: "
+                               f"{self._indexing.failure}")
+        return self._indexing.index
 
     def links(self) -> dict[int, set[int]]:
         if self._links is None:
@@ -111,6 +101,32 @@ class Docs:
         return post
 
 
+class Docs:
+    """One site's tools, over the site as last read."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self._lock = threading.Lock()
+        self._loaded: Reading | None = None
+        self._version: object = None
+
+    def loaded(self) -> Reading:
+        """The site, read on the first call and again when its index file changed (a
+        rebuilt folder)."""
+        with self._lock:
+            version = self.source.version()
+            if self._loaded is None or version != self._version:
+                self._loaded = None
+                self._version = version
+                self._loaded = Reading(self.source)
+            return self._loaded
+
+    def forget(self) -> None:
+        """Drop what was read, so that the next call reads the index again."""
+        with self._lock:
+            self._loaded = None
+
+
 def make_server(source: Source) -> Any:
     """The MCP server for ``source`` (an ``MCPServer`` of the SDK)."""
     try:
@@ -121,9 +137,10 @@ def make_server(source: Source) -> Any:
                          "'agentprose[mcp]'") from None
     docs = Docs(source)
 
-    def answer(work: Callable[[], str]) -> str:
+    def answer(work: Callable[[Reading], str]) -> str:
+        """``work``'s answer on the site as now read; what goes wrong, as a tool error."""
         try:
-            return work()
+            return work(docs.loaded())
         except ValueError as error:
             raise ToolError(str(error)) from None
         except IndexProblem as error:
@@ -140,15 +157,15 @@ def make_server(source: Source) -> Any:
     def site_info() -> str:
         """The documentation site: name, description, base URL, sections with their
         page counts, number of pages, and when the index was written."""
-        return answer(lambda: tools.site_info(docs.site, docs.loaded().built, docs.searched()))
+        return answer(lambda it: tools.site_info(it.site, it.built, it.searched()))
 
     @server.tool(name="search_docs")
     def search_docs(query: str, limit: int = 10) -> str:
         """Search the documentation: ranked full-text search over page titles, headings,
         summaries and bodies. Each result gives the page, the section path and a snippet.
         Use get_section or get_page to read a result."""
-        return answer(lambda: tools.search_docs(docs.site, docs.search_index(), docs.body,
-                                                query, limit=limit))
+        return answer(lambda it: tools.search_docs(it.site, it.search_index(), it.body,
+                                                   query, limit=limit))
 
     @server.tool(name="list_pages")
     def list_pages(section: str = "", tag: str = "", since: str = "", limit: int = 50,
@@ -156,46 +173,40 @@ def make_server(source: Source) -> Any:
         """List the documentation's pages in reading order with title, URL, summary and
         dates. Filter by a section name (see site_info), a tag, or pages changed since a
         date (2026-03-14); page through with offset."""
-        return answer(lambda: tools.list_pages(docs.site, section=section, tag=tag,
-                                               since=since, limit=limit, offset=offset))
+        return answer(lambda it: tools.list_pages(it.site, section=section, tag=tag,
+                                                  since=since, limit=limit, offset=offset))
 
     @server.tool(name="get_page")
     def get_page(url_or_path: str, part: int = 1) -> str:
         """Read one page as Markdown (its agent view, with YAML front matter: title,
         canonical URL, dates). Give its URL or path. Long pages come in parts: ask
         again with part=2, 3, ... as the answer says."""
-        return answer(lambda: tools.paged(source.view(docs.post(url_or_path)), part))
+        return answer(lambda it: tools.paged(source.view(it.post(url_or_path)), part))
 
     @server.tool(name="get_section")
     def get_section(url_or_path: str, heading: str, part: int = 1) -> str:
         """Read one section of a page: give the page and a heading's id or title (from
         table_of_contents), or an API object's name where the page documents one."""
-        return answer(lambda: _section(docs, url_or_path, heading, part))
+        return answer(lambda it: tools.get_section(
+            it.post(url_or_path), it.body(it.post(url_or_path)), heading, part))
 
     @server.tool(name="table_of_contents")
     def table_of_contents(url_or_path: str) -> str:
         """The outline of one page: its headings with their ids, nested by level."""
-        return answer(lambda: _outline(docs, url_or_path))
+        return answer(lambda it: _outline(it, it.post(url_or_path)))
 
     @server.tool(name="related_pages")
     def related_pages(url_or_path: str, limit: int = 5) -> str:
         """Pages related to one page, with the reason: links between them, a shared
         section or tags, shared words."""
-        return answer(lambda: tools.related_pages(docs.site, docs.search_index(),
-                                                  docs.links(), docs.post(url_or_path),
-                                                  limit))
+        return answer(lambda it: tools.related_pages(it.site, it.search_index(), it.links(),
+                                                     it.post(url_or_path), limit))
 
     return server
 
 
-def _section(docs: Docs, url_or_path: str, heading: str, part: int) -> str:
-    post = docs.post(url_or_path)
-    return tools.get_section(post, docs.body(post), heading, part)
-
-
-def _outline(docs: Docs, url_or_path: str) -> str:
-    post = docs.post(url_or_path)
-    return tools.table_of_contents(post, None if post.headings else docs.body(post))
+def _outline(loaded: Reading, post: Post) -> str:
+    return tools.table_of_contents(post, None if post.headings else loaded.body(post))
 
 
 def serve(target: str, http: tuple[str, int] | None = None) -> None:

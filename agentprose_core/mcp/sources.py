@@ -38,8 +38,15 @@ class Loaded:
 
 class Source(Protocol):
     name: str
+    local: bool
+    """Whether reading every view costs no request (a folder)."""
 
     def load(self) -> Loaded: ...
+
+    def version(self) -> object:
+        """Something that changes when the index does (checked before each tool call),
+        or None when checking would cost a request."""
+        ...
 
     def view(self, post: Post) -> str:
         """The text of ``post``'s agent view, front matter included."""
@@ -73,6 +80,7 @@ class FolderSource:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.name = str(folder)
+        self.local = True
         self._base = ""
 
     def load(self) -> Loaded:
@@ -90,6 +98,13 @@ class FolderSource:
         site = site_from_index(data, parts)
         built = _stamp(datetime.fromtimestamp(index.stat().st_mtime, UTC))
         return Loaded(site, built)
+
+    def version(self) -> object:
+        try:
+            found = (self.folder / INDEX_NAME).stat()
+        except OSError:
+            return None
+        return found.st_mtime_ns, found.st_size, found.st_ino
 
     def _file(self, url: str) -> Path:
         """The file of the site ``url`` names, refused when outside the folder."""
@@ -123,6 +138,7 @@ class UrlSource:
     def __init__(self, url: str) -> None:
         self.url = url
         self.name = url
+        self.local = False
         parts = urlsplit(url)
         self.origin = f"{parts.scheme}://{parts.netloc.lower()}"
 
@@ -144,6 +160,9 @@ class UrlSource:
                 raise IndexProblem(f"{url} answered HTTP {response.status}")
             return response
         raise IndexProblem(f"{url}: more than {_MAX_REDIRECTS} redirects")
+
+    def version(self) -> object:
+        return None  # a deployed index is read once per server: restart for a new one
 
     def on_origin(self, url: str) -> bool:
         parts = urlsplit(url)
