@@ -14,7 +14,7 @@ import pytest
 from agentprose_core.check.text import parse_view
 from agentprose_core.cli import main as cli
 from agentprose_core.mcp import tools
-from agentprose_core.mcp.search import Document, SearchIndex
+from agentprose_core.mcp.search import Document, SearchIndex, best_passage
 from agentprose_core.mcp.site import IndexProblem, LoadedSite, Post, site_from_index
 from agentprose_core.mcp.sources import FolderSource, UrlSource
 
@@ -253,3 +253,24 @@ def test_a_url_source_refuses_other_origins() -> None:
         source.get("https://other.example/agentprose.json")
     with pytest.raises(IndexProblem, match="is not on"):
         source.get("http://docs.example/agentprose.json")  # another scheme, another origin
+
+
+def test_a_heading_the_index_spells_without_its_emoji_is_found_by_id() -> None:
+    # Material's docs: "### Icons, emojis in sidebars 😄" in the view, the index's
+    # title without the emoji.
+    body = "# Icons\n\nIntro.\n\n### Icons, emojis in sidebars 😄\n\nShown in the nav.\n"
+    post = site_from_index(_index([{
+        **_POST, "markdown": body, "headings": [
+            {"level": 1, "id": "icons", "title": "Icons"},
+            {"level": 3, "id": "icons-emojis-in-sidebars", "title": "Icons, emojis in sidebars"}],
+    }])).posts[0]
+    by_id = tools.get_section(post, body, "icons-emojis-in-sidebars")
+    assert by_id.endswith("### Icons, emojis in sidebars 😄\n\nShown in the nav.\n")
+    assert "#icons-emojis-in-sidebars)" in by_id
+    assert tools.get_section(post, body, "icons emojis in sidebars") == by_id
+
+
+def test_snippets_keep_a_link_s_text_not_its_url() -> None:
+    passage = best_passage("See the [blog plugin](https://s.example/plugins/blog.md) now.",
+                           "blog")
+    assert passage.snippet == "See the blog plugin now."

@@ -191,6 +191,8 @@ class Passage:
 
 
 _ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+# A link in a snippet keeps its text: the URL would take the room and may be cut.
+_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 
 
 def best_passage(markdown: str, query: str) -> Passage:
@@ -251,7 +253,7 @@ def _blocks(markdown: str) -> Iterable[tuple[int, str]]:
 
 def _snippet(block: str, wanted: set[str]) -> str:
     """Up to ``SNIPPET_CHARS`` of ``block`` on one line, starting near its first match."""
-    flat = " ".join(_ANCHOR.sub("", block).split())
+    flat = " ".join(_LINK.sub(r"\1", _ANCHOR.sub("", block)).split())
     if len(flat) <= SNIPPET_CHARS:
         return flat
     start = 0

@@ -167,6 +167,15 @@ class _Mark:
     heading: Heading
 
 
+_WORDS = re.compile(r"\w+")
+
+
+def _words(title: str) -> str:
+    """A heading's words only, case-folded: what two spellings of one title share (an
+    emoji or a symbol the index leaves out, punctuation, emphasis)."""
+    return " ".join(_WORDS.findall(_plain(title).casefold()))
+
+
 def _plain(title: str) -> str:
     """A heading's words without Markdown: anchors, links, code and emphasis marks."""
     text = _LINK.sub(r"\1", _ANCHOR.sub("", title))
@@ -181,7 +190,7 @@ def _marks(body: str, known: tuple[Heading, ...]) -> list[_Mark]:
     unclaimed: dict[tuple[int, str], str] = {}
     for heading in known:
         if heading.id:
-            unclaimed.setdefault((heading.level, _plain(heading.title)), heading.id)
+            unclaimed.setdefault((heading.level, _words(heading.title)), heading.id)
     found: list[_Mark] = []
     fence = ""
     for number, line in enumerate(body.split("\n")):
@@ -197,7 +206,7 @@ def _marks(body: str, known: tuple[Heading, ...]) -> list[_Mark]:
         if atx:
             anchor = _ANCHOR.search(atx.group(2))
             level, title = len(atx.group(1)), _plain(atx.group(2))
-            ident = anchor.group(1) if anchor else unclaimed.pop((level, title), "")
+            ident = anchor.group(1) if anchor else unclaimed.pop((level, _words(title)), "")
             found.append(_Mark(number, Heading(level, title, ident)))
             continue
         anchor = _ANCHOR.match(line)
@@ -212,7 +221,8 @@ def _matches(mark: _Mark, wanted: str) -> bool:
     heading = mark.heading
     if heading.id and heading.id == wanted.removeprefix("#"):
         return True
-    return heading.title.casefold() in (wanted.casefold(), _plain(wanted).casefold())
+    return heading.title.casefold() in (wanted.casefold(), _plain(wanted).casefold()) or (
+        bool(_words(wanted)) and _words(heading.title) == _words(wanted))
 
 
 def get_section(post: Post, body: str, heading: str, part: int = 1) -> str:
