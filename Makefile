@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: afdocs demo test lint typecheck unit test-matrix test-py313 test-lowest golden bench bench-quick bench-convert fidelity fuzz realworld clean
+.PHONY: afdocs demo test lint typecheck unit test-matrix test-py313 test-lowest golden bench bench-quick bench-convert fidelity fuzz realworld realworld-timing clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -115,6 +115,11 @@ fidelity: $(STAMP)
 REALWORLD_DIR ?= /work/realsites
 realworld: $(STAMP)
 	$(BIN)/python bench/realworld/run.py --checkouts $(REALWORLD_DIR)
+
+# What agentprose adds to a cold build of four real sites: wall, CPU, peak memory,
+# interleaved pairs (bench/realworld/timing.py). Run it on a quiet machine.
+realworld-timing: $(STAMP)
+	$(BIN)/python bench/realworld/timing.py --checkouts $(REALWORLD_DIR)
 
 clean:
 	rm -rf $(VENV) $(PY313_VENV) $(LOWEST_VENV) build dist *.egg-info examples/*/site

@@ -5,7 +5,15 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentprose_core.mcp.search import Document, SearchIndex, best_passage, stem, terms
+from agentprose_core.mcp.search import (
+    Document,
+    SearchIndex,
+    best_passage,
+    names_in,
+    query_terms,
+    stem,
+    terms,
+)
 
 
 def test_terms_fold_case_and_accents_and_split_identifiers() -> None:
@@ -89,3 +97,29 @@ def test_search_never_fails_and_is_deterministic(bodies: list[str], query: str) 
     first = SearchIndex(documents).search(query, 5)
     assert first == SearchIndex(documents).search(query, 5)
     assert all(0 <= hit.number < len(bodies) for hit in first)
+
+
+def test_a_query_naming_an_api_object_finds_its_entry_first() -> None:
+    # Flask's docs: one long API page against guides full of "send" and "file".
+    guide = Document("Uploading files", body="Send the file. " * 40 + "Files are sent.")
+    api = Document("API", headings=" ".join(f"name{n}" for n in range(300)) + " send_file",
+                   body="lorem ipsum " * 3000 + "send_file(path) sends a file.",
+                   names=("flask.send_file", "flask.Flask.url_for"))
+    index = SearchIndex([guide, api])
+    assert [hit.number for hit in index.search("send_file", 5)] == [1, 0]
+    assert index.search("Flask.url_for", 5)[0].number == 1
+    assert index.search("url_for", 5)[0].number == 1
+    # Plain words do not name objects.
+    assert names_in("send a file") == set()
+    assert names_in("send_file and Flask.url_for") == {"send_file", "flask.url_for"}
+
+
+def test_the_parts_of_an_identifier_weigh_less_than_it() -> None:
+    assert query_terms("send_file now") == {"send_file": 1.0, "send": 0.3, "file": 0.3,
+                                            "now": 1.0}
+
+
+def test_the_passage_of_a_named_object_is_its_entry() -> None:
+    markdown = ('# API\n\n<a id="m.get_file_age"></a>`get_file_age()`\n\nThe file age of '
+                'a send.\n\n<a id="m.send_file"></a>`send_file(path)`\n\nSends.')
+    assert best_passage(markdown, "send_file").anchor == "m.send_file"

@@ -21,11 +21,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = ["FIELD_WEIGHTS", "Document", "Hit", "Passage", "SearchIndex", "best_passage",
-           "stem", "terms"]
+           "names_in", "object_names", "query_terms", "stem", "terms"]
 
 FIELD_WEIGHTS = {"title": 3.0, "headings": 2.0, "summary": 1.5, "body": 1.0}
 _K1 = 1.2
 _B = 0.75
+# The parts of an identifier in a query count less than the identifier itself:
+# "send_file" is about send_file, and only a little about sending or files.
+_PART_WEIGHT = 0.3
 
 _WORD = re.compile(r"\w+")
 # The parts of an identifier: ``HTTPServer`` → HTTP, Server; ``get_page`` → get, page.
@@ -76,6 +79,31 @@ def _fold(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
+def query_terms(query: str) -> dict[str, float]:
+    """The terms of a query with their weights: an identifier's parts weigh less than
+    the identifier."""
+    weights: dict[str, float] = {}
+    for word in _WORD.findall(_fold(query)):
+        parts = _PART.findall(word)
+        if len(parts) > 1:
+            weights[word.casefold()] = 1.0
+        for part in parts:
+            term = stem(part.casefold())
+            weights[term] = max(weights.get(term, 0.0),
+                                _PART_WEIGHT if len(parts) > 1 else 1.0)
+    return weights
+
+
+def names_in(query: str) -> set[str]:
+    """The words of a query that could name an API object: ``send_file``,
+    ``Flask.url_for``, ``BuildConfig`` (case-folded)."""
+    return {word.casefold() for word in _NAME.findall(query)
+            if len(_PART.findall(word)) > 1 or "." in word}
+
+
+_NAME = re.compile(r"[A-Za-z_][\w.]*\w")
+
+
 def terms(text: str) -> list[str]:
     """The search terms of ``text``: folded, split, stemmed words, in order.
 
@@ -93,12 +121,21 @@ def terms(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Document:
-    """One post's text, by field."""
+    """One post's text, by field, and the names of the API objects it documents."""
 
     title: str
     headings: str = ""
     summary: str = ""
     body: str = ""
+    names: tuple[str, ...] = ()
+    """Heading ids and titles that can name an object (``flask.send_file``)."""
+
+
+def object_names(name: str) -> list[str]:
+    """What a query may call an object: ``flask.Flask.url_for`` is also
+    ``Flask.url_for`` and ``url_for``, case-folded."""
+    parts = name.casefold().split(".")
+    return [".".join(parts[start:]) for start in range(len(parts))]
 
 
 @dataclass(frozen=True)
@@ -119,6 +156,13 @@ class SearchIndex:
         for name, weight in FIELD_WEIGHTS.items():
             self._add_field(postings, counts[name], weight)
         self._documents = documents
+        self._names: dict[str, list[int]] = {}
+        for number, document in enumerate(documents):
+            for name in document.names:
+                for alias in object_names(name):
+                    found = self._names.setdefault(alias, [])
+                    if not found or found[-1] != number:
+                        found.append(number)
         # Per term: post numbers in order and their scores, in two lists (less memory
         # than pairs; in order so that one post's score is a bisection away).
         self._postings = {term: (sorted(by_post), [by_post[n] for n in sorted(by_post)])
@@ -146,14 +190,21 @@ class SearchIndex:
                allowed: Iterable[int] | None = None) -> list[Hit]:
         """The ``limit`` best posts for ``query`` (text, or terms already made), best
         first, ties in reading order; ``allowed`` limits the posts considered."""
-        wanted = dict.fromkeys(terms(query) if isinstance(query, str) else query)
+        wanted = query_terms(query) if isinstance(query, str) else dict.fromkeys(query, 1.0)
         totals: dict[int, float] = {}
-        for term in wanted:
+        for term, weight in wanted.items():
             found = self._postings.get(term)
             if found is None:
                 continue
             for number, score in zip(*found, strict=True):
-                totals[number] = totals.get(number, 0.0) + score
+                totals[number] = totals.get(number, 0.0) + weight * score
+        # A page that documents an object the query names comes first.
+        named = {number for name in (names_in(query) if isinstance(query, str) else ())
+                 for number in self._names.get(name, ())}
+        if named:
+            lift = max(totals.values(), default=1.0)
+            for number in named:
+                totals[number] = totals.get(number, 0.0) + lift
         if allowed is not None:
             keep = set(allowed)
             totals = {number: score for number, score in totals.items() if number in keep}
@@ -200,6 +251,7 @@ def best_passage(markdown: str, query: str) -> Passage:
     headings above it; fenced code counts as one block and its ``#`` lines are not
     headings."""
     wanted = set(terms(query))
+    named = names_in(query)
     path: list[tuple[int, str]] = []
     anchor = ""
     best = Passage((), "")
@@ -217,6 +269,8 @@ def best_passage(markdown: str, query: str) -> Passage:
         heading_terms = terms(path[-1][1]) if path else []
         score = 2 * len(wanted.intersection(terms(block))) + len(
             wanted.intersection(heading_terms))
+        if found and named.intersection(object_names(found.group(1))):
+            score += 1000  # the entry of the object the query names
         if score > best_score:
             best_score = score
             best = Passage(tuple(title for _, title in path), _snippet(block, wanted), anchor)

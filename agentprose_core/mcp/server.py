@@ -40,7 +40,9 @@ class _Indexing:
         try:
             self.index = SearchIndex([
                 Document(post.title, " ".join(h.title for h in post.headings),
-                         post.summary, body(post)) for post in site.posts])
+                         post.summary, body(post), tuple(h.id for h in post.headings
+                                                         if "." in h.id))
+                for post in site.posts])
         except Exception as error:  # told to the search that waits for it
             self.failure = str(error) or type(error).__name__
         finally:

@@ -12,7 +12,9 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,12 +35,19 @@ class BuildResult:
     seconds: float
     exit_code: int
     log: str
+    cpu_seconds: float = 0.0
+    peak_rss_mib: float = 0.0
     agentprose_lines: list[str] = field(default_factory=list)
     warnings: int = 0
     tail: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
+
+
+def uses_agentprose(variant: str) -> bool:
+    """``bare`` and ``timing-bare`` build without agentprose, the others with it."""
+    return not variant.endswith("bare")
 
 
 def base_url(site: Site) -> str:
@@ -63,18 +72,39 @@ def _env(site: Site, agentprose_checkout: Path | None) -> dict[str, str]:
     return env
 
 
+@dataclass(frozen=True)
+class Usage:
+    """What one build process (and every process it waited for) used."""
+
+    exit_code: int
+    seconds: float
+    cpu_seconds: float
+    """User and system time, children included."""
+    peak_rss_mib: float
+    """The largest resident set of any one process of the build."""
+
+
 def _run(command: list[str], *, cwd: Path, env: dict[str, str], log: Path,
-         timeout: int) -> tuple[int, float]:
+         timeout: int) -> Usage:
+    """Run ``command``; its wall time, and its CPU and peak memory from ``wait4``."""
     started = time.perf_counter()
     with log.open("w", encoding="utf-8") as out:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out,
+                                   stderr=subprocess.STDOUT)
+        timer = threading.Timer(timeout, process.kill)
+        timer.start()
         try:
-            code = subprocess.run(command, cwd=cwd, env=env, stdout=out,
-                                  stderr=subprocess.STDOUT, timeout=timeout,
-                                  check=False).returncode
-        except subprocess.TimeoutExpired:
-            out.write(f"\nrealworld: timed out after {timeout}s\n")
+            _, status, usage = os.wait4(process.pid, 0)
+        finally:
+            timer.cancel()
+        seconds = time.perf_counter() - started
+        code = os.waitstatus_to_exitcode(status)
+        process.returncode = code
+        if code == -signal.SIGKILL:
+            out.write(f"\nrealworld: killed after {timeout}s\n")
             code = -9
-    return code, time.perf_counter() - started
+    # ru_maxrss is in KiB on Linux.
+    return Usage(code, seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
 def _summarize(result: BuildResult) -> BuildResult:
@@ -103,13 +133,12 @@ def resummarize(saved: dict[str, object]) -> dict[str, object]:
 # ---- MkDocs ---------------------------------------------------------------------------
 
 def _mkdocs_build(site: Site, checkout: Path, python: Path, variant: str, out: Path,
-                  log: Path, agentprose_checkout: Path) -> tuple[int, float]:
+                  log: Path, agentprose_checkout: Path) -> Usage:
     original = checkout / site.config
     generated = original.with_name(f"mkdocs.realworld-{variant}.yml")
-    options = {"site_url": base_url(site), "agentprose": variant != "bare",
+    options = {"site_url": base_url(site), "agentprose": uses_agentprose(variant),
                "drop": list(site.drop_plugins), "overrides": site.overrides}
-    uses_agentprose = variant != "bare"
-    env = _env(site, agentprose_checkout if uses_agentprose else None)
+    env = _env(site, agentprose_checkout if uses_agentprose(variant) else None)
     try:
         subprocess.run([str(python), str(HERE / "mkdocs_config.py"), str(original),
                         str(generated), json.dumps(options)], check=True, env=env)
@@ -166,18 +195,18 @@ with open(_SETTINGS["info"], "w", encoding="utf-8") as _stream:
 
 
 def _sphinx_build(site: Site, checkout: Path, python: Path, variant: str, out: Path,
-                  log: Path, agentprose_checkout: Path) -> tuple[int, float]:
+                  log: Path, agentprose_checkout: Path) -> Usage:
     scratch = scratch_of(checkout.parent, site)
     conf_dir = _fresh(scratch / f"conf-{variant}")
     settings = {"conf_dir": str(checkout / site.config), "base_url": base_url(site),
-                "agentprose": variant != "bare", "overrides": site.overrides,
+                "agentprose": uses_agentprose(variant), "overrides": site.overrides,
                 "info": str(scratch / f"conf-{variant}.json")}
     (conf_dir / "conf.py").write_text(_WRAPPER.format(settings=json.dumps(settings)),
                                       encoding="utf-8")
     doctrees = _fresh(scratch / f"doctrees-{variant}")
     command = [str(python), "-m", "sphinx", "-b", site.builder, "-c", str(conf_dir),
                "-d", str(doctrees), str(checkout / site.docs_dir), str(out)]
-    env = _env(site, agentprose_checkout if variant != "bare" else None)
+    env = _env(site, agentprose_checkout if uses_agentprose(variant) else None)
     try:
         return _run(command, cwd=checkout / site.docs_dir, env=env, log=log,
                     timeout=site.timeout)
@@ -197,21 +226,24 @@ def marker_url(site: Site) -> str:
 
 
 def build(site: Site, checkouts: Path, python: Path, variant: str,
-          agentprose_checkout: Path) -> BuildResult:
-    """One build of ``site``; the marker page is present in the agentprose variants."""
+          agentprose_checkout: Path, *, markers: bool = True) -> BuildResult:
+    """One cold build of ``site``; the marker page is present in the agentprose variants
+    unless ``markers`` is false (timing compares the same pages)."""
     checkout = checkouts / site.name
     out = out_dir(checkouts, site, variant)
     if out.exists():
         shutil.rmtree(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     log = out.parent / f"{variant}.log"
-    marker = marker_path(checkout, site) if variant != "bare" else None
+    marker = marker_path(checkout, site) if uses_agentprose(variant) and markers else None
     builder = _mkdocs_build if site.tool == "mkdocs" else _sphinx_build
     try:
         if marker is not None:
             marker.write_text(marker_page(marker.suffix), encoding="utf-8")
-        code, seconds = builder(site, checkout, python, variant, out, log, agentprose_checkout)
+        usage = builder(site, checkout, python, variant, out, log, agentprose_checkout)
     finally:
         if marker is not None:
             marker.unlink(missing_ok=True)
-    return _summarize(BuildResult(variant, str(out), round(seconds, 2), code, str(log)))
+    return _summarize(BuildResult(variant, str(out), round(usage.seconds, 2),
+                                  usage.exit_code, str(log), round(usage.cpu_seconds, 2),
+                                  round(usage.peak_rss_mib, 1)))

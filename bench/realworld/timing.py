@@ -1,0 +1,116 @@
+"""Real-site timing: what agentprose adds to a cold build, whole process, side by side.
+
+For each site: one warm-up build of each kind (not counted: it fills the page cache and
+the venv's bytecode), then ``--pairs`` pairs of cold builds, bare and with agentprose,
+in alternating order (bare first in even pairs, agentprose first in odd ones) so that
+drift on the machine falls on both. Each build is a fresh process tree measured by
+``wait4``: wall time, CPU (user + system, children included) and the peak resident set
+of its largest process. Same pages in both (no marker page); MkDocs with
+``cache: false``, Sphinx with fresh doctrees and ``agentprose_cache = False``.
+
+    python bench/realworld/timing.py [--sites mkdocs-material,httpx,flask,requests]
+                                     [--pairs 5] [--checkouts DIR] [--agentprose DIR]
+
+Prints one row per site: each figure as agentprose / bare, the ratio of the medians,
+with the medians themselves. Saves every build under
+``<checkouts>/.results/timing-<timestamp>.json``. Read the ratios as ± a few hundredths
+on this 2-core VM, and run it on a quiet machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.dont_write_bytecode = True
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import builds  # noqa: E402
+import sites as site_list  # noqa: E402
+from envs import ensure_venv, python_of  # noqa: E402
+from run import snapshot  # noqa: E402
+
+DEFAULT_SITES = "mkdocs-material,httpx,flask,requests"
+KINDS = ("timing-bare", "timing-agentprose")
+FIGURES = (("seconds", "wall"), ("cpu_seconds", "CPU"), ("peak_rss_mib", "peak RSS"))
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkouts", type=Path, default=Path("/work/realsites"))
+    parser.add_argument("--sites", default=DEFAULT_SITES)
+    parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--agentprose", type=Path, default=HERE.parent.parent)
+    return parser.parse_args()
+
+
+def _build(site: Any, checkouts: Path, python: Path, kind: str,
+           agentprose: Path) -> dict[str, Any]:
+    result = builds.build(site, checkouts, python, kind, agentprose, markers=False)
+    if result.exit_code != 0:
+        raise SystemExit(f"{site.name}: the {kind} build failed, see {result.log}")
+    return {"seconds": result.seconds, "cpu_seconds": result.cpu_seconds,
+            "peak_rss_mib": result.peak_rss_mib}
+
+
+def time_site(site: Any, checkouts: Path, agentprose: Path, pairs: int) -> dict[str, Any]:
+    python = python_of(ensure_venv(checkouts, site, checkouts / ".logs" /
+                                   f"{site.name}-pip.log"))
+    for kind in KINDS:  # warm-up
+        _build(site, checkouts, python, kind, agentprose)
+    runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+    for number in range(pairs):
+        for kind in (KINDS if number % 2 == 0 else KINDS[::-1]):
+            runs[kind].append(_build(site, checkouts, python, kind, agentprose))
+            print(f"  {site.name} pair {number + 1} {kind}: {runs[kind][-1]}",
+                  file=sys.stderr, flush=True)
+    summary = {}
+    for key, _ in FIGURES:
+        bare = statistics.median(run[key] for run in runs["timing-bare"])
+        ours = statistics.median(run[key] for run in runs["timing-agentprose"])
+        summary[key] = {"bare": bare, "agentprose": ours, "ratio": round(ours / bare, 3)}
+    return {"site": site.name, "tool": site.tool, "runs": runs, "summary": summary}
+
+
+def print_table(entries: list[dict[str, Any]]) -> None:
+    header = "| site | tool | " + " | ".join(f"×{label}" for _, label in FIGURES) + " |"
+    print(header)
+    print("|" + "---|" * (2 + len(FIGURES)))
+    for entry in entries:
+        cells = []
+        for key, _ in FIGURES:
+            figure = entry["summary"][key]
+            unit = "MiB" if key == "peak_rss_mib" else "s"
+            cells.append(f"{figure['ratio']:.3f} ({figure['agentprose']:.1f} vs "
+                         f"{figure['bare']:.1f} {unit})")
+        print(f"| {entry['site']} | {entry['tool']} | " + " | ".join(cells) + " |")
+
+
+def main() -> int:
+    args = _arguments()
+    checkouts = args.checkouts.resolve()
+    started = dt.datetime.now(dt.UTC)
+    stamp = started.strftime("%Y%m%dT%H%M%SZ")
+    agentprose = snapshot(args.agentprose.resolve(), checkouts, stamp)
+    entries = []
+    for site in site_list.by_name([name for name in args.sites.split(",") if name]):
+        print(f"== {site.name}", file=sys.stderr, flush=True)
+        entries.append(time_site(site, checkouts, agentprose, args.pairs))
+    out = checkouts / ".results" / f"timing-{stamp}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"started": started.isoformat(), "pairs": args.pairs,
+                               "agentprose": str(agentprose), "sites": entries}, indent=2),
+                   encoding="utf-8")
+    print_table(entries)
+    print(f"\nDetails: {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
