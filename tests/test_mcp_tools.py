@@ -274,3 +274,22 @@ def test_snippets_keep_a_link_s_text_not_its_url() -> None:
     passage = best_passage("See the [blog plugin](https://s.example/plugins/blog.md) now.",
                            "blog")
     assert passage.snippet == "See the blog plugin now."
+
+
+def test_headings_inside_quotes_and_list_items_are_sections() -> None:
+    # MkDocs' docs: options as "> #### locale" inside an admonition; mkdocstrings:
+    # parameters as "- ### <a id=…></a>name" list items.
+    body = ("# Config\n\n> **Note**\n>\n> #### locale\n>\n> The language.\n>\n"
+            "> ```yaml\n> # not a heading\n> ```\n>\n> #### custom_dir\n>\n> A folder.\n\n"
+            '- ### <a id="m.Hook(obj)"></a>**`obj`**\n\n  The object.\n\n## Next\n')
+    post = site_from_index(_index([{**_POST, "markdown": body, "headings": [
+        {"level": 1, "id": "config", "title": "Config"},
+        {"level": 4, "id": "locale", "title": "locale"},
+        {"level": 4, "id": "custom_dir", "title": "custom_dir"},
+        {"level": 3, "id": "m.Hook(obj)", "title": "obj"},
+        {"level": 2, "id": "next", "title": "Next"}]}])).posts[0]
+    locale = tools.get_section(post, body, "locale")
+    assert locale.endswith("> #### locale\n>\n> The language.\n>\n> ```yaml\n"
+                           "> # not a heading\n> ```\n>\n")
+    assert tools.get_section(post, body, "custom_dir").endswith("> A folder.\n")
+    assert tools.get_section(post, body, "m.Hook(obj)").endswith("  The object.\n")

@@ -20,6 +20,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from agentprose_core.mcp.markdown import ANCHOR, scan
+
 __all__ = ["FIELD_WEIGHTS", "Document", "Hit", "Passage", "SearchIndex", "best_passage",
            "names_in", "object_names", "query_terms", "stem", "terms"]
 
@@ -226,8 +228,6 @@ class SearchIndex:
 
 # -- the passage that answers -------------------------------------------------------
 
-_HEADING = re.compile(r"(#{1,6})[ \t]+(.*?)[ \t#]*$")
-_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 SNIPPET_CHARS = 300
 
 
@@ -241,7 +241,8 @@ class Passage:
     object's ``<a id>`` at a block's start), when there is one."""
 
 
-_ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+_ANCHOR = ANCHOR
+_START = re.compile(r"[ \t>*+\-0-9.)]*" + ANCHOR.pattern)
 # A link in a snippet keeps its text: the URL would take the room and may be cut.
 _LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 
@@ -262,7 +263,7 @@ def best_passage(markdown: str, query: str) -> Passage:
             found = _ANCHOR.search(block)
             anchor = found.group(1) if found else ""
             continue
-        found = _ANCHOR.match(block)
+        found = _START.match(block)
         if found:
             anchor = found.group(1)
         # The words of the block count most, those of its heading next.
@@ -278,29 +279,18 @@ def best_passage(markdown: str, query: str) -> Passage:
 
 
 def _blocks(markdown: str) -> Iterable[tuple[int, str]]:
-    """The headings (their level and text) and blocks (level 0) of ``markdown``."""
-    fence = ""
+    """The headings (their level and text) and blocks (level 0) of ``markdown``; fenced
+    code is one block with the text around it."""
     block: list[str] = []
-    for line in markdown.split("\n"):
-        opened = _FENCE.match(line)
-        if fence:
-            block.append(line)
-            if opened and opened.group(1).startswith(fence) and not line.strip(" \t`~"):
-                fence = ""
-            continue
-        if opened:
-            fence = opened.group(1)
-            block.append(line)
-            continue
-        heading = _HEADING.fullmatch(line)
-        if heading or not line.strip():
+    for line in scan(markdown):
+        if line.level or (not line.code and not line.text.strip()):
             if block:
                 yield 0, "\n".join(block)
                 block = []
-            if heading:
-                yield len(heading.group(1)), heading.group(2)
+            if line.level:
+                yield line.level, line.heading
             continue
-        block.append(line)
+        block.append(line.text)
     if block:
         yield 0, "\n".join(block)
 

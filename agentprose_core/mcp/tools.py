@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from agentprose_core.mcp.markdown import ANCHOR, scan
 from agentprose_core.mcp.search import Passage, SearchIndex, best_passage, terms
 from agentprose_core.mcp.site import Heading, LoadedSite, Post
 from agentprose_core.urls import page_key
@@ -155,9 +156,7 @@ def table_of_contents(post: Post, body: str | None) -> str:
     return _fit(lines, head, lambda shown: "[The outline goes on: use get_page.]")
 
 
-_ATX = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+_ANCHOR = ANCHOR
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
@@ -192,27 +191,14 @@ def _marks(body: str, known: tuple[Heading, ...]) -> list[_Mark]:
         if heading.id:
             unclaimed.setdefault((heading.level, _words(heading.title)), heading.id)
     found: list[_Mark] = []
-    fence = ""
-    for number, line in enumerate(body.split("\n")):
-        opened = _FENCE.match(line)
-        if fence:
-            if opened and opened.group(1).startswith(fence) and not line.strip(" `~"):
-                fence = ""
-            continue
-        if opened:
-            fence = opened.group(1)
-            continue
-        atx = _ATX.fullmatch(line)
-        if atx:
-            anchor = _ANCHOR.search(atx.group(2))
-            level, title = len(atx.group(1)), _plain(atx.group(2))
-            ident = anchor.group(1) if anchor else unclaimed.pop((level, _words(title)), "")
-            found.append(_Mark(number, Heading(level, title, ident)))
-            continue
-        anchor = _ANCHOR.match(line)
-        if anchor and anchor.group(1) in levels:
-            listed = levels[anchor.group(1)]
-            found.append(_Mark(number, Heading(listed.level, listed.title, listed.id)))
+    for line in scan(body):
+        if line.level:
+            level, title = line.level, _plain(line.heading)
+            ident = line.anchor or unclaimed.pop((level, _words(title)), "")
+            found.append(_Mark(line.number, Heading(level, title, ident)))
+        elif line.anchor in levels and not line.code:
+            listed = levels[line.anchor]
+            found.append(_Mark(line.number, Heading(listed.level, listed.title, listed.id)))
     return found
 
 

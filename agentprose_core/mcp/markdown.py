@@ -1,0 +1,59 @@
+"""Reading the Markdown of an agent view line by line: headings, fences, anchors.
+
+Headings and fences may sit inside containers: a blockquote (admonitions are
+blockquotes in the views) or a list item (mkdocstrings writes an object's parameters as
+a list of headings). A ``#`` line inside fenced code is code, not a heading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["ANCHOR", "Line", "scan"]
+
+_CONTAINER = r"(?:[ \t]*(?:>[ \t]?|[-*+][ \t]+|[0-9]{1,9}[.)][ \t]+))*"
+_HEADING = re.compile(_CONTAINER + r"[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
+_FENCE = re.compile(_CONTAINER + r"[ \t]{0,3}(`{3,}|~{3,})(.*)")
+ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
+"""An anchor agentprose writes where an element (an API object, a term) starts."""
+_START_ANCHOR = re.compile(_CONTAINER + ANCHOR.pattern)
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    text: str
+    code: bool
+    """Inside fenced code, its fence lines included."""
+    level: int = 0
+    """The level of a heading line, else 0."""
+    heading: str = ""
+    """A heading's text (Markdown as written)."""
+    anchor: str = ""
+    """The id of the anchor that opens the line or its heading, if any."""
+
+
+def scan(markdown: str) -> Iterator[Line]:
+    """Every line of ``markdown``, read as headings, code and text."""
+    fence = ""
+    for number, text in enumerate(markdown.split("\n")):
+        opened = _FENCE.fullmatch(text)
+        if fence:
+            if opened and opened.group(1).startswith(fence) and not opened.group(2).strip():
+                fence = ""
+            yield Line(number, text, True)
+            continue
+        if opened and not (opened.group(1)[0] == "`" and "`" in opened.group(2)):
+            fence = opened.group(1)
+            yield Line(number, text, True)
+            continue
+        heading = _HEADING.fullmatch(text)
+        if heading:
+            anchor = ANCHOR.search(heading.group(2))
+            yield Line(number, text, False, len(heading.group(1)), heading.group(2),
+                       anchor.group(1) if anchor else "")
+            continue
+        start = _START_ANCHOR.match(text)
+        yield Line(number, text, False, anchor=start.group(1) if start else "")
