@@ -80,7 +80,7 @@ def test_the_passage_names_the_api_object_it_is_in() -> None:
     markdown = ('# <a id="module-x"></a>API\n\n<a id="x.height"></a>`x.height(a)`\n\n'
                 "Height of the tide.\n\n<a id=\"x.depth\"></a>`x.depth(a)`\n\nDepth.")
     passage = best_passage(markdown, "height of tide")
-    assert passage.anchor == "x.height"
+    assert passage.anchors == ("x.height",)
     assert "<a id" not in passage.snippet
 
 
@@ -122,4 +122,4 @@ def test_the_parts_of_an_identifier_weigh_less_than_it() -> None:
 def test_the_passage_of_a_named_object_is_its_entry() -> None:
     markdown = ('# API\n\n<a id="m.get_file_age"></a>`get_file_age()`\n\nThe file age of '
                 'a send.\n\n<a id="m.send_file"></a>`send_file(path)`\n\nSends.')
-    assert best_passage(markdown, "send_file").anchor == "m.send_file"
+    assert best_passage(markdown, "send_file").anchors == ("m.send_file",)

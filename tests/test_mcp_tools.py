@@ -293,3 +293,16 @@ def test_headings_inside_quotes_and_list_items_are_sections() -> None:
                            "> # not a heading\n> ```\n>\n")
     assert tools.get_section(post, body, "custom_dir").endswith("> A folder.\n")
     assert tools.get_section(post, body, "m.Hook(obj)").endswith("  The object.\n")
+
+
+def test_a_heading_with_several_anchors_is_found_by_any() -> None:
+    # Sphinx: a label and the section's own id on one heading.
+    body = ('# Intro\n\n## <a id="id3"></a><a id="roadmap-1-0"></a>1.0.0\n\nPlans.\n\n'
+            "## Later\n")
+    post = site_from_index(_index([{**_POST, "markdown": body, "headings": [
+        {"level": 1, "id": "intro", "title": "Intro"},
+        {"level": 2, "id": "roadmap-1-0", "title": "1.0.0"},
+        {"level": 2, "id": "later", "title": "Later"}]}])).posts[0]
+    answer = tools.get_section(post, body, "roadmap-1-0")
+    assert answer == tools.get_section(post, body, "id3")
+    assert "(https://s.example/a/#roadmap-1-0):" in answer and answer.endswith("Plans.\n")

@@ -18,7 +18,7 @@ _HEADING = re.compile(_CONTAINER + r"[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[
 _FENCE = re.compile(_CONTAINER + r"[ \t]{0,3}(`{3,}|~{3,})(.*)")
 ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
 """An anchor agentprose writes where an element (an API object, a term) starts."""
-_START_ANCHOR = re.compile(_CONTAINER + ANCHOR.pattern)
+_START_ANCHORS = re.compile(_CONTAINER + f"(?:{ANCHOR.pattern})+")
 
 
 @dataclass(frozen=True)
@@ -31,8 +31,9 @@ class Line:
     """The level of a heading line, else 0."""
     heading: str = ""
     """A heading's text (Markdown as written)."""
-    anchor: str = ""
-    """The id of the anchor that opens the line or its heading, if any."""
+    anchors: tuple[str, ...] = ()
+    """The ids of the anchors in a heading, or of those that open a line (Sphinx gives
+    one heading several: its label and its own id)."""
 
 
 def scan(markdown: str) -> Iterator[Line]:
@@ -51,9 +52,9 @@ def scan(markdown: str) -> Iterator[Line]:
             continue
         heading = _HEADING.fullmatch(text)
         if heading:
-            anchor = ANCHOR.search(heading.group(2))
             yield Line(number, text, False, len(heading.group(1)), heading.group(2),
-                       anchor.group(1) if anchor else "")
+                       tuple(ANCHOR.findall(heading.group(2))))
             continue
-        start = _START_ANCHOR.match(text)
-        yield Line(number, text, False, anchor=start.group(1) if start else "")
+        start = _START_ANCHORS.match(text)
+        yield Line(number, text, False,
+                   anchors=tuple(ANCHOR.findall(start.group())) if start else ())

@@ -236,13 +236,13 @@ class Passage:
     headings: tuple[str, ...]
     """The headings above the passage, outermost first."""
     snippet: str
-    anchor: str = ""
-    """The id of the nearest anchor above or at the passage (a heading's, or an API
-    object's ``<a id>`` at a block's start), when there is one."""
+    anchors: tuple[str, ...] = ()
+    """The ids of the nearest anchors above or at the passage (a heading's, or an API
+    object's ``<a id>`` at a block's start)."""
 
 
 _ANCHOR = ANCHOR
-_START = re.compile(r"[ \t>*+\-0-9.)]*" + ANCHOR.pattern)
+_START = re.compile(r"[ \t>*+\-0-9.)]*(?:" + ANCHOR.pattern + ")+")
 # A link in a snippet keeps its text: the URL would take the room and may be cut.
 _LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 
@@ -254,27 +254,26 @@ def best_passage(markdown: str, query: str) -> Passage:
     wanted = set(terms(query))
     named = names_in(query)
     path: list[tuple[int, str]] = []
-    anchor = ""
+    anchors: tuple[str, ...] = ()
     best = Passage((), "")
     best_score = -1
     for level, block in _blocks(markdown):
         if level:
             path = [entry for entry in path if entry[0] < level] + [(level, block)]
-            found = _ANCHOR.search(block)
-            anchor = found.group(1) if found else ""
+            anchors = tuple(_ANCHOR.findall(block))
             continue
         found = _START.match(block)
         if found:
-            anchor = found.group(1)
+            anchors = tuple(_ANCHOR.findall(found.group()))
         # The words of the block count most, those of its heading next.
         heading_terms = terms(path[-1][1]) if path else []
         score = 2 * len(wanted.intersection(terms(block))) + len(
             wanted.intersection(heading_terms))
-        if found and named.intersection(object_names(found.group(1))):
+        if found and any(named.intersection(object_names(ident)) for ident in anchors):
             score += 1000  # the entry of the object the query names
         if score > best_score:
             best_score = score
-            best = Passage(tuple(title for _, title in path), _snippet(block, wanted), anchor)
+            best = Passage(tuple(title for _, title in path), _snippet(block, wanted), anchors)
     return best
 
 

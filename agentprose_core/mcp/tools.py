@@ -164,6 +164,7 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 class _Mark:
     line: int
     heading: Heading
+    anchors: tuple[str, ...] = ()
 
 
 _WORDS = re.compile(r"\w+")
@@ -192,20 +193,23 @@ def _marks(body: str, known: tuple[Heading, ...]) -> list[_Mark]:
             unclaimed.setdefault((heading.level, _words(heading.title)), heading.id)
     found: list[_Mark] = []
     for line in scan(body):
+        # Of a heading's several anchors, the id the index gives it names it.
+        listed = next((levels[ident] for ident in line.anchors if ident in levels), None)
         if line.level:
             level, title = line.level, _plain(line.heading)
-            ident = line.anchor or unclaimed.pop((level, _words(title)), "")
-            found.append(_Mark(line.number, Heading(level, title, ident)))
-        elif line.anchor in levels and not line.code:
-            listed = levels[line.anchor]
-            found.append(_Mark(line.number, Heading(listed.level, listed.title, listed.id)))
+            ident = listed.id if listed else (
+                line.anchors[0] if line.anchors else unclaimed.pop((level, _words(title)), ""))
+            found.append(_Mark(line.number, Heading(level, title, ident), line.anchors))
+        elif listed is not None and not line.code:
+            found.append(_Mark(line.number, Heading(listed.level, listed.title, listed.id),
+                               line.anchors))
     return found
 
 
 def _matches(mark: _Mark, wanted: str) -> bool:
     """Whether ``wanted`` (an id, ``#id`` or a title) names the heading ``mark``."""
     heading = mark.heading
-    if heading.id and heading.id == wanted.removeprefix("#"):
+    if wanted.removeprefix("#") in (heading.id, *mark.anchors) and wanted.strip("#"):
         return True
     return heading.title.casefold() in (wanted.casefold(), _plain(wanted).casefold()) or (
         bool(_words(wanted)) and _words(heading.title) == _words(wanted))
@@ -240,8 +244,9 @@ def _fragment(post: Post, passage: Passage) -> str:
     """The page URL with the id of the passage's anchor or innermost heading, when the
     index lists it (not for the page's title)."""
     ids = {heading.id: heading for heading in post.headings if heading.id}
-    if passage.anchor in ids:
-        return f"{post.url}#{passage.anchor}" if ids[passage.anchor].level > 1 else post.url
+    listed = next((ident for ident in passage.anchors if ident in ids), None)
+    if listed is not None:
+        return f"{post.url}#{listed}" if ids[listed].level > 1 else post.url
     if passage.headings:
         wanted = _plain(passage.headings[-1]).casefold()
         for heading in ids.values():

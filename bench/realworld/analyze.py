@@ -18,6 +18,9 @@ from agentprose_core.check.checker import check_site_dir
 from agentprose_core.check.structure import roundtrip_mismatches
 from agentprose_core.convert.tree import to_html
 from agentprose_core.extract.page import parse_page
+from agentprose_core.mcp import tools as mcp_tools
+from agentprose_core.mcp.server import Docs
+from agentprose_core.mcp.sources import FolderSource
 from agentprose_core.urls import page_key
 
 _SPHINX_DEFAULT = "python"
@@ -37,6 +40,46 @@ def _checker(root: Path, base: str) -> dict[str, object]:
     return {"total": len(report.problems), "errors": len(report.errors),
             "by_rule": dict(by_rule.most_common()), "examples": examples,
             "notes": report.notes[:5]}
+
+
+def _mcp(root: Path) -> dict[str, Any]:
+    """``agentprose mcp`` on the build: every heading id of the index asked with
+    get_section, every page read whole through get_page's parts, and each page's
+    title searched (is the page in the first three hits?)."""
+    try:
+        reading = Docs(FolderSource(root)).loaded()
+        index = reading.search_index()
+    except Exception as error:  # a crash is a finding
+        return {"crash": f"{type(error).__name__}: {error}"}
+    missing = Finding()
+    pages = Finding()
+    asked = found_by_title = 0
+    for post in reading.site.posts:
+        body = reading.body(post)
+        for heading in post.headings:
+            if heading.id:
+                asked += 1
+                try:
+                    mcp_tools.get_section(post, body, heading.id)
+                except ValueError:
+                    missing.add(post.url, f"#{heading.id} ({heading.title})")
+        view = reading.source.view(post)
+        parts, number = [], 1
+        while True:
+            answer = mcp_tools.paged(view, number)
+            footer = mcp_tools.part_footer(number, 0, "get_page").split(" of ")[0]
+            if footer not in answer:
+                parts.append(answer)
+                break
+            parts.append(answer[: answer.index(footer)])
+            number += 1
+        if "".join(parts) != view:
+            pages.add(post.url, "get_page's parts are not the view")
+        hits = index.search(post.title, 3)
+        found_by_title += any(hit.number == post.number for hit in hits)
+    return {"sections_asked": asked, "sections_missing": missing.to_dict(),
+            "pages_differing": pages.to_dict(), "title_top3": found_by_title,
+            "posts": len(reading.site.posts)}
 
 
 def _default_lang(info_file: Path) -> str:
@@ -92,6 +135,7 @@ class SiteAnalysis:
                           "source_kept": counts.source_kept, **self.langs.to_dict()},
             "markers": checks.check_markers(self.site),
             "analysis_crashes": self.crashes.to_dict(),
+            "mcp": _mcp(self.site.root),
         }
 
     def _post(self, post: checks.Post) -> None:

@@ -8,7 +8,7 @@ COLUMNS = (
     "site", "tool/theme", "pages", "views", "bare s", "agentprose s", "exit codes",
     "round-trip pages/mismatches", "unbalanced fences", "bad tags", "unresolved fragments",
     "languages kept/knowable", "hidden leaks", "nondeterministic files",
-    "dates not commits", "checker findings",
+    "dates not commits", "checker findings", "mcp sections missing/asked, title top 3",
 )
 
 
@@ -80,6 +80,17 @@ def _checker(checks: dict[str, Any]) -> str:
     return f"{checker.get('total')}: " + ", ".join(f"{rule} {n}" for rule, n in by.items())
 
 
+def _mcp(checks: dict[str, Any]) -> str:
+    mcp = _get(checks, "mcp", default={})
+    if not mcp:
+        return ""
+    if "crash" in mcp:
+        return "crash"
+    pages = mcp["pages_differing"]["count"]
+    return (f"{mcp['sections_missing']['count']}/{mcp['sections_asked']}, "
+            f"{mcp['title_top3']}/{mcp['posts']}" + (f", {pages} pages differ" if pages else ""))
+
+
 def _row(entry: dict[str, Any]) -> list[str]:
     built = entry.get("builds", {})
     checks = entry.get("checks", {})
@@ -89,7 +100,7 @@ def _row(entry: dict[str, Any]) -> list[str]:
         message = entry.get("error") or checks.get("error")
         return [entry["site"], f"{entry['tool']}/{entry['theme']}", "", "",
                 str(_get(built, "bare", "seconds")), str(_get(built, "agentprose", "seconds")),
-                codes, f"ERROR: {message}", *[""] * 8]
+                codes, f"ERROR: {message}", *[""] * 9]
     roundtrip = checks["roundtrip"]
     return [
         entry["site"], f"{entry['tool']}/{entry['theme']}", str(checks["pages"]),
@@ -98,7 +109,7 @@ def _row(entry: dict[str, Any]) -> list[str]:
         _roundtrip(roundtrip),
         str(checks["unbalanced_fences"]["count"]), _tags(checks),
         _fragments(checks), _langs(checks), _leaks(checks),
-        _determinism(checks), _dates(checks), _checker(checks),
+        _determinism(checks), _dates(checks), _checker(checks), _mcp(checks),
     ]
 
 
