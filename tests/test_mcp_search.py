@@ -123,3 +123,11 @@ def test_the_passage_of_a_named_object_is_its_entry() -> None:
     markdown = ('# API\n\n<a id="m.get_file_age"></a>`get_file_age()`\n\nThe file age of '
                 'a send.\n\n<a id="m.send_file"></a>`send_file(path)`\n\nSends.')
     assert best_passage(markdown, "send_file").anchors == ("m.send_file",)
+
+
+def test_a_query_that_is_a_page_s_title_finds_that_page_first() -> None:
+    # Material's docs: "Blog" is the title of the blog's index, and a word of many pages.
+    index = SearchIndex([Document("Basic blogs", body="blog " * 50),
+                         Document("Blog support just landed", body="blog " * 30),
+                         Document("Blog", body="Posts.")])
+    assert index.search("blog", 3)[0].number == 2

@@ -159,6 +159,10 @@ class SearchIndex:
             self._add_field(postings, counts[name], weight)
         self._documents = documents
         self._names: dict[str, list[int]] = {}
+        self._titles: dict[str, list[int]] = {}
+        for number, document in enumerate(documents):
+            self._titles.setdefault(" ".join(document.title.casefold().split()),
+                                    []).append(number)
         for number, document in enumerate(documents):
             for name in document.names:
                 for alias in object_names(name):
@@ -200,9 +204,12 @@ class SearchIndex:
                 continue
             for number, score in zip(*found, strict=True):
                 totals[number] = totals.get(number, 0.0) + weight * score
-        # A page that documents an object the query names comes first.
+        # A page that documents an object the query names, or whose title the query
+        # is, comes first.
         named = {number for name in (names_in(query) if isinstance(query, str) else ())
                  for number in self._names.get(name, ())}
+        if isinstance(query, str):
+            named.update(self._titles.get(" ".join(query.casefold().split()), ()))
         if named:
             lift = max(totals.values(), default=1.0)
             for number in named:
