@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import mimetypes
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from html import escape
 from pathlib import Path
@@ -27,9 +27,16 @@ from agentprose_core.model import SiteRecord
 from agentprose_core.output.publish import publish
 from agentprose_core.parallel.cache import ConversionCache
 from agentprose_core.parallel.policy import worker_count
-from agentprose_core.parallel.speculative import BackgroundConversions, conversion_pool
+from agentprose_core.parallel.pool import Failed
+from agentprose_core.parallel.speculative import (
+    BackgroundConversions,
+    ListingTask,
+    conversion_pool,
+    convert_listing,
+)
 from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.includes import included_files, search_dirs
+from agentprose_core.records.listings import with_listing
 from agentprose_core.records.scopes import site_scopes
 from agentprose_core.records.site import (
     Assembled,
@@ -39,7 +46,7 @@ from agentprose_core.records.site import (
     with_listed,
 )
 from agentprose_core.records.store import PageStore
-from agentprose_core.render.decorate import decorate_text, redecorate_page
+from agentprose_core.render.decorate import INJECTED_MARK, decorate_text, redecorate_page
 from agentprose_core.settings import Settings, settings_from_mapping
 from agentprose_core.urls import base_url_of, site_map
 
@@ -71,6 +78,16 @@ def _log(diagnostics: list[Diagnostic], quiet: tuple[str, ...]) -> None:
             log.warning(str(diagnostic))
         else:
             log.info(str(diagnostic))
+
+
+@dataclass(frozen=True)
+class _Listing:
+    """A listing page sent to a worker: where it was written and what it lists."""
+
+    url: str
+    lists: tuple[str, ...]
+    path: Path
+    kind: str | None
 
 
 def _listed(page: Page) -> list[Page]:
@@ -123,6 +140,9 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.titles_shown = False  # the theme writes a page's title when it has no <h1>
         self.docs_dir = Path()
         self.include_dirs: tuple[Path, ...] = ()  # where snippets and includes are found
+        self.held: set[str] = set()  # pages not handed to the workers before on_env
+        self.pooled = False  # this build converts in the workers
+        self.listings: dict[int, _Listing] = {}  # listing pages in the workers, by ticket
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.dirty = dirty
@@ -191,6 +211,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             if self.background is not None and not any(mark in html for mark in _LATE):
                 self.background.submit(collected.content_html, page_url=collected.url,
                                        source_markdown=collected.source_markdown)
+            else:
+                self.held.add(page.file.src_uri)  # handed over in on_env, when finished
         return None
 
     # After mkdocs-autorefs (-50) and mkdocstrings' backlinks (-100) finish the pages'
@@ -231,6 +253,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             if self.background is not None:
                 log.debug("%d pages converted in background processes, %d of them kept",
                           self.background.converted_in_background, self.background.kept)
+                self.pooled = self.background.pooled
             self.background = None
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
@@ -238,29 +261,78 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         record = self.records.get(collected.url) if collected else None
         if not (self.config.enabled and collected and record and self.site):
             return None
-        if collected.lists:  # its list is in the page only now: the theme wrote it
-            record = self._listing(record, output, collected.lists)
         kind = "BlogPosting" if type(page).__name__ == "Post" else None  # Material's blog
+        if collected.lists:  # its list is in the page only now: the theme wrote it
+            if self.pooled and self.pool is not None:
+                self._send_listing(record, output, collected.lists, page, kind)
+            else:
+                record = self._listing(record, output, collected.lists)
         return decorate_text(output, record, self.site, self.settings, kind=kind)
 
     def _listing(self, record: PageRecord, output: str, lists: tuple[str, ...]) -> PageRecord:
+        """The record of a listing page, converted here (a build without workers)."""
         # Imported here: it loads lxml, which MkDocs' process needs only on such pages.
         from agentprose_core.records.listings import listing_record
 
         assert self.assembled is not None
-        listed = [self.records[url] for url in lists if url in self.records]
         new, notes = listing_record(record, output, site_map=self.assembled.site_map,
-                                    settings=self.settings, listed=listed)
+                                    settings=self.settings, listed=self._listed(lists))
         self.assembled.diagnostics.extend(notes)
-        self.records[record.url] = new
-        at = self.assembled.records.index(record)
-        self.assembled.records[at] = new
+        self._replace_record(record, new)
         return new
+
+    def _listed(self, lists: tuple[str, ...]) -> list[PageRecord]:
+        return [self.records[url] for url in lists if url in self.records]
+
+    def _replace_record(self, old: PageRecord, new: PageRecord) -> None:
+        assert self.assembled is not None
+        self.records[old.url] = new
+        self.assembled.records[self.assembled.records.index(old)] = new
+
+    def _send_listing(self, record: PageRecord, output: str, lists: tuple[str, ...],
+                      page: Page, kind: str | None) -> None:
+        """Convert a listing page in a worker; the page is written with the record as
+        it is, and written again in ``on_post_build`` if its date changes."""
+        assert self.pool is not None and self.assembled is not None
+        task = ListingTask(output, record.url, dict(self.assembled.site_map), self.settings)
+        ticket = self.pool.submit(convert_listing, task)
+        self.listings[ticket] = _Listing(record.url, lists, Path(page.file.abs_dest_path),
+                                         kind)
+
+    def _finish_listings(self) -> None:
+        """The listing pages converted in the workers: their records, and their pages
+        written again where their date changed."""
+        jobs, self.listings = self.listings, {}
+        if not jobs or self.pool is None or self.assembled is None or self.site is None:
+            return
+        answers = self.pool.gather()
+        for ticket, job in jobs.items():
+            record = self.records[job.url]
+            conversion = answers.get(ticket)
+            if isinstance(conversion, Failed) or ticket not in answers:
+                new = self._listing(record, job.path.read_text("utf-8"), job.lists)
+            elif conversion is None:
+                continue
+            else:
+                new = with_listing(record, conversion, self._listed(job.lists))
+                self.assembled.diagnostics.extend(conversion.diagnostics)
+                self._replace_record(record, new)
+            if new.modified != record.modified:  # its head tags say when it changed
+                update_in_place(job.path, partial(self._redecorated, new, job.kind))
+
+    def _redecorated(self, record: PageRecord, kind: str | None, written: bytes) -> bytes | None:
+        """A written page with its tags made for ``record``, when they can be found
+        (another plugin may have taken the markers out: the page is then left alone)."""
+        assert self.site is not None
+        if written.count(INJECTED_MARK) != 1:
+            return None
+        return redecorate_page(written, record, self.site, self.settings, kind=kind)
 
     @event_priority(100)  # before search & co. build their indexes: what we free, they reuse
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not (self.config.enabled and self.site and self.assembled):
             return
+        self._finish_listings()
         try:
             published = publish(
                 Path(config.site_dir), self.site, self.assembled.records,
@@ -297,7 +369,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
 
     def _take_finished_content(self, files: Files) -> set[str]:
         """Take each page's HTML as other plugins left it in ``on_env`` (autorefs
-        resolves cross-references there); the URLs of the pages it changed."""
+        resolves cross-references there), and hand the pages it changed to the workers
+        again; the URLs of the changed pages no worker converts."""
         changed = set()
         for file in files.documentation_pages():
             collected = self.pages.get(file.src_uri)
@@ -305,9 +378,15 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             if collected is None or content is None or file.page is None:
                 continue
             shown = self._shown(content, file.page)
-            if shown != collected.content_html:
+            if shown != collected.content_html or file.src_uri in self.held:
                 self.pages[file.src_uri] = replace(collected, content_html=shown)
-                changed.add(collected.url)
+                # MkDocs' process then never loads the converter: it stays as small
+                # as a bare build's, and the idle workers convert these pages.
+                if self.background is None or not self.background.submit(
+                        shown, page_url=collected.url,
+                        source_markdown=collected.source_markdown):
+                    changed.add(collected.url)
+        self.held = set()
         return changed
 
     def _converted(

@@ -199,6 +199,57 @@ def test_a_material_blog(tmp_path: Path) -> None:
     assert snapshot(again / "site") == snapshot(site)  # no build clock in any output
 
 
+# Runs MkDocs' build in this process and prints which converter modules it loaded.
+_BUILD_AND_LIST_MODULES = """
+import sys
+from mkdocs.__main__ import cli
+try:
+    cli(["build", "-q"])
+except SystemExit as done:
+    if done.code:
+        raise
+print(sorted(m for m in ("lxml", "html_to_markdown", "markdownify") if m in sys.modules))
+"""
+
+
+def test_with_workers_mkdocs_process_never_loads_the_converter(tmp_path: Path) -> None:
+    # A blog (its listing pages are converted from the written pages), more pages than
+    # a build converts without workers, and a page that links one left out later (a
+    # draft): every conversion runs in the workers, and MkDocs' process stays as small
+    # as a bare build's.
+    root = tmp_path / "blog"
+    files = dict(BLOG)
+    for number in range(20):
+        files[f"docs/notes/n{number}.md"] = f"# Note {number}\n\nSee [the draft](../draft.md).\n"
+    files["docs/draft.md"] = "---\nagentprose: false\n---\n\n# Draft\n"
+    write_tree(root, files)
+    commit_all(root, "first", "2024-03-01T10:00:00+00:00")
+    (root / "docs/blog/posts/crabs.md").write_text(BLOG["docs/blog/posts/crabs.md"] + "Edited.\n")
+    commit_all(root, "crabs", "2025-07-03T10:00:00+00:00")
+    done = subprocess.run([sys.executable, "-c", _BUILD_AND_LIST_MODULES], cwd=root,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+    site = root / "site"
+    outputs = check_site(site, "https://shore.example/")
+    for generated in ("blog/archive/2025.md", "blog/category/ecology.md", "blog.md"):
+        front, body = outputs.views[generated]
+        assert front["modified"] == "2025-07-03T10:00:00Z", generated
+        assert "(https://shore.example/blog/hermit-crabs.md)" in body, generated
+    # The listing's page, written before its view was made, says the listing's date.
+    page = (site / "blog/index.html").read_text(encoding="utf-8")
+    assert 'content="2025-07-03T10:00:00Z"' in page
+    assert page.count('rel="agentprose-index"') == 1
+    assert "draft.md" not in outputs.views["notes/n3.md"][1]
+    without = tmp_path / "without"
+    shutil.copytree(root, without, ignore=shutil.ignore_patterns("site", ".cache"))
+    config = yaml.safe_load((without / "mkdocs.yml").read_text(encoding="utf-8"))
+    config["plugins"][-1] = {"agentprose": {"workers": False}}
+    (without / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    assert mkdocs_build(without).returncode == 0
+    assert snapshot(without / "site") == snapshot(site)  # the same bytes either way
+
+
 def test_a_redirect_stub_gets_nothing(tmp_path: Path) -> None:
     root = make_site(tmp_path / "proj", theme={"name": "mkdocs", "custom_dir": "overrides"},
                      nav=[*NAV, {"Old": "old.md"}])

@@ -33,11 +33,13 @@ if TYPE_CHECKING:
 __all__ = [
     "BackgroundConversions",
     "Build",
+    "ListingTask",
     "RecordingMap",
     "Speculative",
     "Task",
     "changed_keys",
     "conversion_pool",
+    "convert_listing",
     "convert_speculatively",
     "warm_up",
 ]
@@ -136,6 +138,24 @@ def convert_speculatively(state: WorkerState, task: Task) -> Speculative:
     return Speculative(conversion, frozenset(recorder.asked))
 
 
+@dataclass(frozen=True)
+class ListingTask:
+    """A page that lists others, to convert from its themed HTML as written."""
+
+    page_html: str
+    page_url: str
+    site_map: Mapping[str, str]
+    settings: Settings
+
+
+def convert_listing(state: WorkerState, task: ListingTask) -> Conversion | None:
+    """:func:`~agentprose_core.records.listings.listing_conversion` in a worker."""
+    from agentprose_core.records.listings import listing_conversion
+
+    return listing_conversion(task.page_html, page_url=task.page_url,
+                              site_map=task.site_map, settings=task.settings)
+
+
 class BackgroundConversions:
     """Conversions started while a build goes on, by page URL.
 
@@ -158,26 +178,40 @@ class BackgroundConversions:
         self.converted_in_background = 0
         self.kept = 0  # of those, how many held for the final site map
         self._ready: dict[str, Speculative] = {}
+        self._tasks: dict[str, Task] = {}
 
-    def submit(self, fragment: str, *, page_url: str, source_markdown: str = "") -> None:
-        """Hand over one page's content (and its Markdown source, if it has one); it
-        converts now, or the caller converts it."""
-        key = None
-        cache = self.build.cache
-        if cache is not None:
-            key = cache_key(fragment, page_url=page_url, site=self.digest,
-                            settings=self.build.settings, source_markdown=source_markdown)
-            found = cache.get(key)
-            if found is not None:
-                self._ready[page_url] = Speculative(found, None)
-                return
+    def submit(self, fragment: str, *, page_url: str, source_markdown: str = "") -> bool:
+        """Hand over one page's content (and its Markdown source, if it has one): True
+        when it is converted (or found in the cache) here, False when the caller
+        converts it. A page handed over again replaces what it was before."""
+        if page_url in self._ready or page_url in self._tickets.values():
+            self._ready.pop(page_url, None)
+            self._tickets = {ticket: url for ticket, url in self._tickets.items()
+                             if url != page_url}
+        task = self._task(fragment, page_url, source_markdown)
+        self._tasks[page_url] = task  # for a conversion the final site map undoes
+        found = self.build.cache.get(task.key) if self.build.cache and task.key else None
+        if found is not None:
+            self._ready[page_url] = Speculative(found, None)
+            return True
         if self._pool is None:
-            return
+            return False
         if not self._sent_build:  # the workers' tasks of this build use this build
             self._pool.broadcast(remember, self.build)
             self._sent_build = True
-        task = Task(fragment, page_url, source_markdown, key)
         self._tickets[self._pool.submit(convert_speculatively, task)] = page_url
+        return True
+
+    def _task(self, fragment: str, page_url: str, source_markdown: str) -> Task:
+        key = None if self.build.cache is None else cache_key(
+            fragment, page_url=page_url, site=self.digest, settings=self.build.settings,
+            source_markdown=source_markdown)
+        return Task(fragment, page_url, source_markdown, key)
+
+    @property
+    def pooled(self) -> bool:
+        """Whether this build converts in the worker processes."""
+        return self._pool is not None
 
     def _collect(self) -> None:
         if not self._tickets:
@@ -197,4 +231,24 @@ class BackgroundConversions:
         kept = {url: found.conversion for url, found in self._ready.items()
                 if found.holds(changed)}
         self.kept = sum(1 for url in kept if self._ready[url].asked is not None)
+        stale = [url for url in self._ready if url not in kept]
+        if stale and self._pool is not None:
+            kept.update(self._convert_again(stale, site_map))
         return kept
+
+    def _convert_again(self, urls: list[str], site_map: Mapping[str, str]) -> dict[str, Conversion]:
+        """The pages whose links the final site map changes (a page a draft or
+        ``agentprose: false`` left out is linked from them), converted again in the
+        workers with it: the build tool's process never loads the converter."""
+        assert self._pool is not None
+        self.build = Build(dict(site_map), self.build.settings, self.build.cache)
+        self.digest = site_digest(self.build.site_map)
+        self._pool.broadcast(remember, self.build)
+        tickets = {}
+        for url in urls:
+            old = self._tasks[url]
+            task = self._task(old.fragment, url, old.source_markdown)
+            tickets[self._pool.submit(convert_speculatively, task)] = url
+        answers = self._pool.gather()
+        return {tickets[ticket]: found.conversion for ticket, found in answers.items()
+                if ticket in tickets and isinstance(found, Speculative)}

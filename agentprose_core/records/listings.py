@@ -12,16 +12,42 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from agentprose_core.convert.fragment import convert_fragment
-from agentprose_core.convert.tree import to_html
-from agentprose_core.extract.page import parse_page
-
 if TYPE_CHECKING:
     from agentprose_core.diagnostics import Diagnostic
-    from agentprose_core.model import PageRecord
+    from agentprose_core.model import Conversion, PageRecord
     from agentprose_core.settings import Settings
 
-__all__ = ["listing_record"]
+__all__ = ["listing_conversion", "listing_record", "with_listing"]
+
+
+def listing_conversion(page_html: str, *, page_url: str, site_map: Mapping[str, str],
+                       settings: Settings) -> Conversion | None:
+    """The view of a page that lists others, from the themed page as written; None when
+    the page shows no content."""
+    # Imported here: lxml and the engine load where the conversion runs (a worker), not
+    # where records are put together.
+    from agentprose_core.convert.fragment import convert_fragment
+    from agentprose_core.convert.tree import to_html
+    from agentprose_core.extract.page import parse_page
+
+    content = parse_page(page_html, url=page_url).content
+    if content is None:
+        return None
+    return convert_fragment(to_html(content), page_url=page_url, site_map=site_map,
+                            settings=settings)
+
+
+def with_listing(record: PageRecord, conversion: Conversion,
+                 listed: Sequence[PageRecord]) -> PageRecord:
+    """``record`` with the listing's view, and its ``modified`` the newest of the listed
+    pages it links to (a paginated page shows some of them)."""
+    shown = [page.modified for page in listed if f"({page.markdown_url}" in conversion.markdown]
+    return dataclasses.replace(
+        record,
+        markdown=conversion.markdown,
+        headings=conversion.headings,
+        modified=max(shown, default=record.modified),
+    )  # its summary stays its own: the first post's is not it
 
 
 def listing_record(
@@ -33,17 +59,9 @@ def listing_record(
     listed: Sequence[PageRecord],
 ) -> tuple[PageRecord, tuple[Diagnostic, ...]]:
     """``record`` of a page that lists ``listed``, its view made from the themed page
-    ``page_html`` as written, and its ``modified`` the newest of the listed pages it
-    links to (a paginated page shows some of them)."""
-    content = parse_page(page_html, url=record.url).content
-    if content is None:
+    ``page_html`` as written (:func:`listing_conversion`, :func:`with_listing`)."""
+    conversion = listing_conversion(page_html, page_url=record.url, site_map=site_map,
+                                    settings=settings)
+    if conversion is None:
         return record, ()
-    conversion = convert_fragment(to_html(content), page_url=record.url, site_map=site_map,
-                                  settings=settings)
-    shown = [page.modified for page in listed if f"({page.markdown_url}" in conversion.markdown]
-    return dataclasses.replace(
-        record,
-        markdown=conversion.markdown,
-        headings=conversion.headings,
-        modified=max(shown, default=record.modified),
-    ), conversion.diagnostics  # its summary stays its own: the first post's is not it
+    return with_listing(record, conversion, listed), conversion.diagnostics

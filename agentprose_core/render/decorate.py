@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from agentprose_core.settings import Settings
 
 __all__ = [
+    "INJECTED_MARK",
     "decorate_page", "decorate_text", "head_additions", "redecorate_page", "without_injected",
 ]
 
@@ -62,6 +63,8 @@ def decorate_page(
 
 
 _INJECTED_OPEN = b"<!-- agentprose: head -->"
+INJECTED_MARK = _INJECTED_OPEN
+"""What opens the tags agentprose adds to a page's head (once per decorated page)."""
 _INJECTED_CLOSE = b"<!-- /agentprose: head -->"
 _INJECTED = re.compile(re.escape(_INJECTED_OPEN) + rb".*?" + re.escape(_INJECTED_CLOSE) + rb"\n?",
                        re.DOTALL)
