@@ -11,8 +11,8 @@ of its largest process. Same pages in both (no marker page); MkDocs with
     python bench/realworld/timing.py [--sites mkdocs-material,httpx,flask,requests]
                                      [--pairs 5] [--checkouts DIR] [--agentprose DIR]
 
-Prints one row per site: each figure as agentprose / bare, the ratio of the medians,
-with the medians themselves. Saves every build under
+Prints one row per site: each figure as agentprose / bare, the median of the pairs'
+ratios with their range, then the medians themselves. Saves every build under
 ``<checkouts>/.results/timing-<timestamp>.json``. Read the ratios as ± a few hundredths
 on this 2-core VM, and run it on a quiet machine.
 """
@@ -74,7 +74,13 @@ def time_site(site: Any, checkouts: Path, agentprose: Path, pairs: int) -> dict[
     for key, _ in FIGURES:
         bare = statistics.median(run[key] for run in runs["timing-bare"])
         ours = statistics.median(run[key] for run in runs["timing-agentprose"])
-        summary[key] = {"bare": bare, "agentprose": ours, "ratio": round(ours / bare, 3)}
+        # Each pair's ratio too: builds minutes apart on a shared VM drift by a fifth,
+        # and a pair's two builds drift together.
+        pairs_ratios = sorted(a[key] / b[key] for a, b in
+                              zip(runs["timing-agentprose"], runs["timing-bare"], strict=True))
+        summary[key] = {"bare": bare, "agentprose": ours, "ratio": round(ours / bare, 3),
+                        "pair_ratio": round(statistics.median(pairs_ratios), 3),
+                        "pair_ratios": [round(r, 3) for r in pairs_ratios]}
     return {"site": site.name, "tool": site.tool, "runs": runs, "summary": summary}
 
 
@@ -87,8 +93,9 @@ def print_table(entries: list[dict[str, Any]]) -> None:
         for key, _ in FIGURES:
             figure = entry["summary"][key]
             unit = "MiB" if key == "peak_rss_mib" else "s"
-            cells.append(f"{figure['ratio']:.3f} ({figure['agentprose']:.1f} vs "
-                         f"{figure['bare']:.1f} {unit})")
+            spread = figure["pair_ratios"]
+            cells.append(f"{figure['pair_ratio']:.3f} [{spread[0]:.2f}–{spread[-1]:.2f}] "
+                         f"({figure['agentprose']:.1f} vs {figure['bare']:.1f} {unit})")
         print(f"| {entry['site']} | {entry['tool']} | " + " | ".join(cells) + " |")
 
 
