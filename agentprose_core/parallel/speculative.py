@@ -41,6 +41,7 @@ __all__ = [
     "conversion_pool",
     "convert_listing",
     "convert_speculatively",
+    "listing_conversion",
     "warm_up",
 ]
 
@@ -148,10 +149,25 @@ class ListingTask:
     settings: Settings
 
 
-def convert_listing(state: WorkerState, task: ListingTask) -> Conversion | None:
-    """:func:`~agentprose_core.records.listings.listing_conversion` in a worker."""
-    from agentprose_core.records.listings import listing_conversion
+def listing_conversion(page_html: str, *, page_url: str, site_map: Mapping[str, str],
+                       settings: Settings) -> Conversion | None:
+    """The view of a page that lists others (a blog's index), from the themed page as
+    written; None when the page shows no content."""
+    # Imported here: lxml and the engine load where the conversion runs (a worker), not
+    # where records are put together.
+    from agentprose_core.convert.fragment import convert_fragment
+    from agentprose_core.convert.tree import to_html
+    from agentprose_core.extract.page import parse_page
 
+    content = parse_page(page_html, url=page_url).content
+    if content is None:
+        return None
+    return convert_fragment(to_html(content), page_url=page_url, site_map=site_map,
+                            settings=settings)
+
+
+def convert_listing(state: WorkerState, task: ListingTask) -> Conversion | None:
+    """:func:`listing_conversion` in a worker."""
     return listing_conversion(task.page_html, page_url=task.page_url,
                               site_map=task.site_map, settings=task.settings)
 

@@ -12,29 +12,14 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from agentprose_core.parallel.speculative import listing_conversion
+
 if TYPE_CHECKING:
     from agentprose_core.diagnostics import Diagnostic
     from agentprose_core.model import Conversion, PageRecord
     from agentprose_core.settings import Settings
 
-__all__ = ["listing_conversion", "listing_record", "with_listing"]
-
-
-def listing_conversion(page_html: str, *, page_url: str, site_map: Mapping[str, str],
-                       settings: Settings) -> Conversion | None:
-    """The view of a page that lists others, from the themed page as written; None when
-    the page shows no content."""
-    # Imported here: lxml and the engine load where the conversion runs (a worker), not
-    # where records are put together.
-    from agentprose_core.convert.fragment import convert_fragment
-    from agentprose_core.convert.tree import to_html
-    from agentprose_core.extract.page import parse_page
-
-    content = parse_page(page_html, url=page_url).content
-    if content is None:
-        return None
-    return convert_fragment(to_html(content), page_url=page_url, site_map=site_map,
-                            settings=settings)
+__all__ = ["listing_record", "with_listing"]
 
 
 def with_listing(record: PageRecord, conversion: Conversion,
