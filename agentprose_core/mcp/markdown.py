@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["ANCHOR", "Line", "scan"]
+__all__ = ["ANCHOR", "Line", "opening_anchors", "scan", "without_markup"]
 
 _CONTAINER = r"(?:[ \t]*(?:>[ \t]?|[-*+][ \t]+|[0-9]{1,9}[.)][ \t]+))*"
 _HEADING = re.compile(_CONTAINER + r"[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
@@ -19,6 +19,18 @@ _FENCE = re.compile(_CONTAINER + r"[ \t]{0,3}(`{3,}|~{3,})(.*)")
 ANCHOR = re.compile(r'<a id="([^"]+)"></a>')
 """An anchor agentprose writes where an element (an API object, a term) starts."""
 _START_ANCHORS = re.compile(_CONTAINER + f"(?:{ANCHOR.pattern})+")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
+
+
+def opening_anchors(text: str) -> tuple[str, ...]:
+    """The ids of the anchors that open ``text`` (after quote and list markers)."""
+    start = _START_ANCHORS.match(text)
+    return tuple(ANCHOR.findall(start.group())) if start else ()
+
+
+def without_markup(text: str) -> str:
+    """``text`` without anchors, and with each link reduced to its text."""
+    return _LINK.sub(r"\1", ANCHOR.sub("", text))
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,4 @@ def scan(markdown: str) -> Iterator[Line]:
             yield Line(number, text, False, len(heading.group(1)), heading.group(2),
                        tuple(ANCHOR.findall(heading.group(2))))
             continue
-        start = _START_ANCHORS.match(text)
-        yield Line(number, text, False,
-                   anchors=tuple(ANCHOR.findall(start.group())) if start else ())
+        yield Line(number, text, False, anchors=opening_anchors(text))

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from agentprose_core.mcp.markdown import ANCHOR, scan
+from agentprose_core.mcp.markdown import ANCHOR, opening_anchors, scan, without_markup
 
 __all__ = ["FIELD_WEIGHTS", "Document", "Hit", "Passage", "SearchIndex", "best_passage",
            "names_in", "object_names", "query_terms", "stem", "terms"]
@@ -248,10 +248,6 @@ class Passage:
     object's ``<a id>`` at a block's start)."""
 
 
-_ANCHOR = ANCHOR
-_START = re.compile(r"[ \t>*+\-0-9.)]*(?:" + ANCHOR.pattern + ")+")
-# A link in a snippet keeps its text: the URL would take the room and may be cut.
-_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 
 
 def best_passage(markdown: str, query: str) -> Passage:
@@ -267,16 +263,16 @@ def best_passage(markdown: str, query: str) -> Passage:
     for level, block in _blocks(markdown):
         if level:
             path = [entry for entry in path if entry[0] < level] + [(level, block)]
-            anchors = tuple(_ANCHOR.findall(block))
+            anchors = tuple(ANCHOR.findall(block))
             continue
-        found = _START.match(block)
-        if found:
-            anchors = tuple(_ANCHOR.findall(found.group()))
+        opened = opening_anchors(block)
+        if opened:
+            anchors = opened
         # The words of the block count most, those of its heading next.
         heading_terms = terms(path[-1][1]) if path else []
         score = 2 * len(wanted.intersection(terms(block))) + len(
             wanted.intersection(heading_terms))
-        if found and any(named.intersection(object_names(ident)) for ident in anchors):
+        if any(named.intersection(object_names(ident)) for ident in opened):
             score += 1000  # the entry of the object the query names
         if score > best_score:
             best_score = score
@@ -303,7 +299,8 @@ def _blocks(markdown: str) -> Iterable[tuple[int, str]]:
 
 def _snippet(block: str, wanted: set[str]) -> str:
     """Up to ``SNIPPET_CHARS`` of ``block`` on one line, starting near its first match."""
-    flat = " ".join(_LINK.sub(r"\1", _ANCHOR.sub("", block)).split())
+    # A link keeps its text: the URL would take the room and may be cut.
+    flat = " ".join(without_markup(block).split())
     if len(flat) <= SNIPPET_CHARS:
         return flat
     start = 0

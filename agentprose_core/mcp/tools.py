@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentprose_core.mcp.markdown import ANCHOR, scan
+from agentprose_core.mcp.markdown import scan, without_markup
 from agentprose_core.mcp.search import Passage, SearchIndex, best_passage, terms
 from agentprose_core.mcp.site import Heading, LoadedSite, Post
 from agentprose_core.urls import page_key
@@ -156,8 +156,6 @@ def table_of_contents(post: Post, body: str | None) -> str:
     return _fit(lines, head, lambda shown: "[The outline goes on: use get_page.]")
 
 
-_ANCHOR = ANCHOR
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 @dataclass(frozen=True)
@@ -178,7 +176,7 @@ def _words(title: str) -> str:
 
 def _plain(title: str) -> str:
     """A heading's words without Markdown: anchors, links, code and emphasis marks."""
-    text = _LINK.sub(r"\1", _ANCHOR.sub("", title))
+    text = without_markup(title)
     return " ".join(text.replace("`", "").replace("**", "").replace("\\", "").split())
 
 
