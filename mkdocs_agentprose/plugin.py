@@ -227,6 +227,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.last_changed = LastChanged(Path(config.docs_dir),
                                         self.cache.directory if self.cache else None)
         self.partial = self.dirty and not self._take_unrendered(files)
+        self._hand_over_unrendered()
         lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
         self.assembled = self._assemble(lang, finished)
         if self.cache is not None and not self.partial:  # the others' entries are unused
@@ -465,6 +466,17 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
                 last, section=self._section(file.page), in_nav=file.src_uri in self.in_nav)
             self.unrendered[file.src_uri] = Path(file.abs_dest_path)
         return True
+
+    def _hand_over_unrendered(self) -> None:
+        """The pages a dirty build did not render go where the rendered ones went: their
+        conversions were cached under the workers' key, which an in-process conversion
+        would miss (and convert again, in MkDocs' process)."""
+        if self.background is None:
+            return
+        for src in self.unrendered:
+            page = self.pages[src]
+            self.background.submit(page.content_html, page_url=page.url,
+                                   source_markdown=page.source_markdown)
 
     def _refresh_unrendered(self) -> None:
         """The head tags of the pages a dirty build did not write, where their record

@@ -3,7 +3,7 @@ assemble the site files at the end.
 
 - ``env-updated`` (main process, after reading): settings, reading order, which pages
   get a view, and git dates, all inherited by forked writer processes under ``-j``;
-  the worker for a serial build of more than 16 pages (a rebuild's starts earlier, at
+  the worker for a serial build of more than 4 pages (a rebuild's starts earlier, at
   ``builder-inited``).
 - ``html-page-context`` (main or writer process): hand the page to the worker and put
   a marker where its head tags go (main process, with a worker: :mod:`.deferred`), or

@@ -11,7 +11,7 @@ import yaml
 from agentprose_core.convert.fences import fences_of
 from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.parallel.cache import ConversionCache
-from agentprose_core.parallel.policy import MIN_PAGES, worker_count
+from agentprose_core.parallel.policy import MIN_PAGES, MIN_PAGES_BESIDE_TOOL, worker_count
 from agentprose_core.parallel.speculative import BackgroundConversions, conversion_pool
 from agentprose_core.settings import Settings
 
@@ -99,8 +99,8 @@ def test_a_page_linking_to_a_page_left_out_later_is_converted_again() -> None:
 
 
 def test_a_small_site_or_no_workers_start_no_process() -> None:
-    small = {_url(n): f"{BASE}p{n}.md" for n in range(MIN_PAGES)}
-    background, found = _run(1, small, pages=MIN_PAGES, site=small)
+    small = {_url(n): f"{BASE}p{n}.md" for n in range(MIN_PAGES_BESIDE_TOOL)}
+    background, found = _run(1, small, pages=MIN_PAGES_BESIDE_TOOL, site=small)
     assert found == {}
     assert background.converted_in_background == 0
     assert conversion_pool(0) is None
@@ -157,7 +157,9 @@ def test_a_killed_worker_leaves_its_pages_to_the_caller() -> None:
 
 def test_worker_count_leaves_a_cpu_to_the_build() -> None:
     assert [worker_count(100, enabled=True, cpus=n) for n in (1, 2, 4, 16)] == [0, 1, 3, 4]
-    assert worker_count(MIN_PAGES, enabled=True, cpus=16) == 0  # a small site
+    assert worker_count(MIN_PAGES_BESIDE_TOOL, enabled=True, cpus=16) == 0  # a small site
+    assert worker_count(MIN_PAGES_BESIDE_TOOL + 1, enabled=True, cpus=16) == 4
+    assert worker_count(MIN_PAGES, enabled=True, tool_busy=False, cpus=16) == 0
     assert worker_count(100, enabled=False, cpus=16) == 0
     # agentprose build waits for its workers: every CPU, two at least.
     assert [worker_count(100, enabled=True, tool_busy=False, cpus=n)

@@ -422,7 +422,8 @@ def test_an_incremental_build_works_in_a_worker_and_sphinx_never_loads_lxml(
     import subprocess
     import sys
 
-    from agentprose_core.parallel.policy import MIN_PAGES, worker_count
+    from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL as MIN_PAGES
+    from agentprose_core.parallel.policy import worker_count
 
     from .test_cache import _without_times
 
@@ -460,7 +461,7 @@ def test_site_files_named_in_html_extra_path_are_written_last_by_sphinx_s_proces
     import subprocess
     import sys
 
-    from agentprose_core.parallel.policy import MIN_PAGES
+    from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL as MIN_PAGES
 
     src = copy_root("basic", tmp_path / "src")
     for number in range(MIN_PAGES + 4):

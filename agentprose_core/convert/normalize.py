@@ -172,7 +172,9 @@ def _rewrite_links(index: ElementIndex, page_url: str, site_map: Mapping[str, st
             continue
         label = link.get("title") or link.get("aria-label") or ""
         link.attrib.clear()
-        if not all_text(link).strip() and next(link.iter("img"), None) is None:
+        # Code lines' own anchors (a Material page has thousands) hold nothing at all.
+        empty = link.text is None and not len(link)
+        if empty or (not all_text(link).strip() and next(link.iter("img"), None) is None):
             if not label.strip():
                 drop_tag(link)  # nothing to show, nothing to click
                 continue

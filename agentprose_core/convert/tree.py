@@ -319,18 +319,26 @@ class ElementIndex:
         self._tags: dict[str, list[Element]] = {}
         self._classes: dict[str, list[Element]] = {}
         self._attributes: dict[str, list[Element]] = {}
-        # One walk; most elements are Pygments tokens with one class, so each costs one
-        # attribute-name list, one attribute read and one dict lookup.
+        # One walk; most elements are Pygments tokens with a class and nothing else, so
+        # each costs one list of attribute pairs and one dict lookup.
+        tags, known_classes = INDEXED_TAGS, _CLASS_LISTS
         for position, element in enumerate(root.iter()):
             tag = element.tag
-            if not isinstance(tag, str):
-                continue  # a comment or processing instruction
-            names = element.keys()
-            has_class = "class" in names
-            wanted = _indexed_classes(element.get("class", "")) if has_class else ()
-            marked = _indexed_attributes(names) if len(names) > has_class else ()
-            if not (wanted or marked or tag in INDEXED_TAGS):
-                continue
+            pairs = element.items()
+            if len(pairs) == 1 and pairs[0][0] == "class":
+                value = str(pairs[0][1])  # lxml's stubs allow bytes; a parsed str gives str
+                wanted = known_classes.get(value)
+                if wanted is None:
+                    wanted = _indexed_classes(value)
+                marked: tuple[str, ...] = ()
+            elif pairs:
+                names = [name for name, _ in pairs]
+                wanted = _indexed_classes(element.get("class", "")) if "class" in names else ()
+                marked = _indexed_attributes(names)
+            else:
+                wanted = marked = ()
+            if not (wanted or marked or tag in tags) or not isinstance(tag, str):
+                continue  # not asked about, or a comment or processing instruction
             self._position[element] = position
             self._tags.setdefault(tag, []).append(element)
             for name in wanted:
@@ -344,9 +352,10 @@ class ElementIndex:
 
     def attached(self, element: Element) -> bool:
         """True while ``element`` is still inside the root."""
-        if element is self.root:
+        root = self.root
+        if element is root:
             return True
-        return any(ancestor is self.root for ancestor in element.iterancestors())
+        return any(ancestor is root for ancestor in element.iterancestors())
 
     def _live(self, groups: Iterable[list[Element]]) -> list[Element]:
         merged = {el: None for group in groups for el in group}
@@ -358,7 +367,10 @@ class ElementIndex:
         unknown = set(tags) - INDEXED_TAGS
         if unknown:
             raise ValueError(f"not indexed: {sorted(unknown)}; add them to INDEXED_TAGS")
-        return self._live(self._tags.get(tag, []) for tag in tags)
+        # libxml2 finds them in document order, only those still in the tree, faster
+        # than sorting the indexed ones and walking up from each.
+        indexed = self._position
+        return [el for el in self.root.iter(*tags) if el in indexed]
 
     def classes(self, *names: str, tags: Collection[str] = ()) -> list[Element]:
         """Elements with one of the classes ``names`` (each one of :data:`INDEXED_CLASSES`)

@@ -83,6 +83,15 @@ class ConversionCache:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
+    def has(self, key: str) -> bool:
+        """True when an entry is stored under ``key`` (then marked as used, as by
+        :meth:`get`), without reading it."""
+        try:
+            os.utime(self._path(key))
+        except OSError:
+            return False
+        return True
+
     def put(self, key: str, conversion: Conversion) -> None:
         """Store a conversion; a cache that cannot be written is only slower."""
         data = dataclasses.asdict(conversion)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from agentprose_core.convert.fences import fences_of
 from agentprose_core.model import Conversion
 from agentprose_core.parallel.cache import cache_key, site_digest
-from agentprose_core.parallel.policy import MIN_PAGES
+from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL
 from agentprose_core.parallel.pool import WorkerPool, WorkerState, remember
 
 if TYPE_CHECKING:
@@ -155,15 +155,17 @@ def listing_conversion(page_html: str, *, page_url: str, site_map: Mapping[str, 
     written; None when the page shows no content."""
     # Imported here: lxml and the engine load where the conversion runs (a worker), not
     # where records are put together.
-    from agentprose_core.convert.fragment import convert_fragment
-    from agentprose_core.convert.tree import to_html
-    from agentprose_core.extract.page import parse_page
+    from agentprose_core.convert.fragment import convert_element
+    from agentprose_core.convert.tree import detached
+    from agentprose_core.extract.page import parse_page, without_large_navs
 
-    content = parse_page(page_html, url=page_url).content
+    # The site's navigation (most of a Material page) is left unparsed, and the content
+    # converted as the tree it is, as `agentprose build` reads a page.
+    content = parse_page(without_large_navs(page_html), url=page_url).content
     if content is None:
         return None
-    return convert_fragment(to_html(content), page_url=page_url, site_map=site_map,
-                            settings=settings)
+    return convert_element(detached(content), page_url=page_url, site_map=site_map,
+                           settings=settings)
 
 
 def convert_listing(state: WorkerState, task: ListingTask) -> Conversion | None:
@@ -177,8 +179,8 @@ class BackgroundConversions:
 
     ``site_map`` is every page the build will render (page key -> view URL). Pages
     found in ``cache`` are taken from it; ``pool`` (see :func:`conversion_pool`)
-    converts the others on a site of more than :data:`MIN_PAGES` pages. On a smaller
-    site, or without a pool, the caller converts them. The pool is the caller's: it
+    converts the others on a site of more than :data:`MIN_PAGES_BESIDE_TOOL` pages. On
+    a smaller site, or without a pool, the caller converts them. The pool is the caller's: it
     may serve the next build too.
     """
 
@@ -188,7 +190,7 @@ class BackgroundConversions:
     ) -> None:
         self.build = Build(dict(site_map), settings, cache)
         self.digest = site_digest(self.build.site_map)
-        self._pool = pool if pool is not None and len(site_map) > MIN_PAGES else None
+        self._pool = pool if pool is not None and len(site_map) > MIN_PAGES_BESIDE_TOOL else None
         self._sent_build = False
         self._tickets: dict[int, str] = {}
         self.converted_in_background = 0
@@ -247,10 +249,34 @@ class BackgroundConversions:
         kept = {url: found.conversion for url, found in self._ready.items()
                 if found.holds(changed)}
         self.kept = sum(1 for url in kept if self._ready[url].asked is not None)
+        if changed and self.build.cache is not None:
+            kept.update(self._under_final_keys(site_map, kept))
         stale = [url for url in self._ready if url not in kept]
         if stale and self._pool is not None:
             kept.update(self._convert_again(stale, site_map))
         return kept
+
+    def _under_final_keys(self, site_map: Mapping[str, str],
+                          kept: Mapping[str, Conversion]) -> dict[str, Conversion]:
+        """Conversions kept for the final ``site_map`` stored under its key too, and the
+        cache's under that key for the pages whose own entry (a cache hit) cannot say
+        whether it holds: the next build (a dirty one, a ``serve`` reload) then finds
+        every page whatever the map its conversion was made with."""
+        cache, digest, found = self.build.cache, site_digest(site_map), {}
+        assert cache is not None
+        for url, task in self._tasks.items():
+            if url not in self._ready:
+                continue
+            key = cache_key(task.fragment, page_url=url, site=digest,
+                            settings=self.build.settings, source_markdown=task.source_markdown)
+            if url in kept:
+                if not cache.has(key):
+                    cache.put(key, kept[url])
+            else:
+                stored = cache.get(key)
+                if stored is not None:
+                    found[url] = stored
+        return found
 
     def _convert_again(self, urls: list[str], site_map: Mapping[str, str]) -> dict[str, Conversion]:
         """The pages whose links the final site map changes (a page a draft or

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import pickle
 import sys
+from typing import Any, BinaryIO
 
 __all__ = ["main"]
 
@@ -26,16 +27,28 @@ def main() -> int:
 
     setup, setup_args = pickle.load(tasks)
     state = setup(*setup_args)
-    while (message := pickle.load(tasks)) is not None:
+    while (message := _next(tasks)) is not None:
         ticket, function, args = message
         try:
             answer = function(state, *args)
         except Exception as error:  # the parent does this task again, in-process
             answer = Failed(f"{type(error).__name__}: {error}")
-        pickle.dump((ticket, answer), answers, protocol=pickle.HIGHEST_PROTOCOL)
-        answers.flush()
+        try:
+            pickle.dump((ticket, answer), answers, protocol=pickle.HIGHEST_PROTOCOL)
+            answers.flush()
+        except BrokenPipeError:
+            return 0  # the parent is gone: nobody waits for the answer
     answers.close()
     return 0
+
+
+def _next(tasks: BinaryIO) -> Any:
+    """The next message; None, as "no more", when the parent ended without saying so
+    (``mkdocs serve`` stopped by a signal): the build is over, not broken."""
+    try:
+        return pickle.load(tasks)
+    except EOFError:
+        return None
 
 
 if __name__ == "__main__":
