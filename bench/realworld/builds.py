@@ -133,17 +133,21 @@ def resummarize(saved: dict[str, object]) -> dict[str, object]:
 # ---- MkDocs ---------------------------------------------------------------------------
 
 def _mkdocs_build(site: Site, checkout: Path, python: Path, variant: str, out: Path,
-                  log: Path, agentprose_checkout: Path) -> Usage:
+                  log: Path, agentprose_checkout: Path, *, again: bool = False) -> Usage:
+    """A cold build; ``again``: with agentprose's cache, and, when the output holds the
+    last build, ``--dirty`` (MkDocs renders the pages changed since)."""
     original = checkout / site.config
     generated = original.with_name(f"mkdocs.realworld-{variant}.yml")
     options = {"site_url": base_url(site), "agentprose": uses_agentprose(variant),
-               "drop": list(site.drop_plugins), "overrides": site.overrides}
+               "drop": list(site.drop_plugins), "overrides": site.overrides,
+               "cache": again}
     env = _env(site, agentprose_checkout if uses_agentprose(variant) else None)
     try:
         subprocess.run([str(python), str(HERE / "mkdocs_config.py"), str(original),
                         str(generated), json.dumps(options)], check=True, env=env)
-        command = [str(python), "-m", "mkdocs", "build", "--clean", "-f", str(generated),
-                   "-d", str(out)]
+        dirty = again and out.exists()
+        command = [str(python), "-m", "mkdocs", "build", "--dirty" if dirty else "--clean",
+                   "-f", str(generated), "-d", str(out)]
         return _run(command, cwd=original.parent, env=env, log=log, timeout=site.timeout)
     finally:
         generated.unlink(missing_ok=True)
@@ -185,7 +189,7 @@ for _key in ("html_logo", "html_favicon"):
 html_baseurl = _SETTINGS["base_url"]
 if _SETTINGS["agentprose"]:
     extensions = [*extensions, "sphinx_agentprose"]
-    agentprose_cache = False
+    agentprose_cache = _SETTINGS["cache"]
 for _key, _value in _SETTINGS["overrides"].items():
     globals()[_key] = _value
 with open(_SETTINGS["info"], "w", encoding="utf-8") as _stream:
@@ -195,15 +199,22 @@ with open(_SETTINGS["info"], "w", encoding="utf-8") as _stream:
 
 
 def _sphinx_build(site: Site, checkout: Path, python: Path, variant: str, out: Path,
-                  log: Path, agentprose_checkout: Path) -> Usage:
+                  log: Path, agentprose_checkout: Path, *, again: bool = False) -> Usage:
+    """A cold build; ``again``: with agentprose's cache, the doctrees kept, and when
+    they hold the last build's, an incremental build (Sphinx writes what changed)."""
     scratch = scratch_of(checkout.parent, site)
-    conf_dir = _fresh(scratch / f"conf-{variant}")
+    conf_dir = scratch / f"conf-{variant}"
     settings = {"conf_dir": str(checkout / site.config), "base_url": base_url(site),
                 "agentprose": uses_agentprose(variant), "overrides": site.overrides,
-                "info": str(scratch / f"conf-{variant}.json")}
-    (conf_dir / "conf.py").write_text(_WRAPPER.format(settings=json.dumps(settings)),
-                                      encoding="utf-8")
-    doctrees = _fresh(scratch / f"doctrees-{variant}")
+                "info": str(scratch / f"conf-{variant}.json"), "cache": again}
+    conf = _WRAPPER.format(settings=json.dumps(settings))
+    conf_file = conf_dir / "conf.py"
+    if not (again and conf_file.exists() and conf_file.read_text(encoding="utf-8") == conf):
+        _fresh(conf_dir)
+        conf_file.write_text(conf, encoding="utf-8")
+    doctrees = scratch / f"doctrees-{variant}"
+    if not (again and doctrees.exists()):
+        _fresh(doctrees)
     command = [str(python), "-m", "sphinx", "-b", site.builder, "-c", str(conf_dir),
                "-d", str(doctrees), str(checkout / site.docs_dir), str(out)]
     env = _env(site, agentprose_checkout if uses_agentprose(variant) else None)
@@ -211,7 +222,8 @@ def _sphinx_build(site: Site, checkout: Path, python: Path, variant: str, out: P
         return _run(command, cwd=checkout / site.docs_dir, env=env, log=log,
                     timeout=site.timeout)
     finally:
-        shutil.rmtree(doctrees, ignore_errors=True)
+        if not again:
+            shutil.rmtree(doctrees, ignore_errors=True)
 
 
 def marker_path(checkout: Path, site: Site) -> Path:
@@ -244,6 +256,43 @@ def build(site: Site, checkouts: Path, python: Path, variant: str,
     finally:
         if marker is not None:
             marker.unlink(missing_ok=True)
+    return _summarize(BuildResult(variant, str(out), round(usage.seconds, 2),
+                                  usage.exit_code, str(log), round(usage.cpu_seconds, 2),
+                                  round(usage.peak_rss_mib, 1)))
+
+
+def rebuild(site: Site, checkouts: Path, python: Path, variant: str,
+            agentprose_checkout: Path) -> BuildResult:
+    """A one-page rebuild, measured: a full build (not measured), then ``site.rebuild_page``
+    gets one more paragraph and the site is built again as a writer rebuilds it (MkDocs
+    ``--dirty``, Sphinx incremental, agentprose with its cache). The page, the doctrees
+    and agentprose's MkDocs cache folder are put back as they were."""
+    checkout = checkouts / site.name
+    out = out_dir(checkouts, site, variant)
+    if out.exists():
+        shutil.rmtree(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    log = out.parent / f"{variant}.log"
+    page = checkout / site.rebuild_page
+    original = page.read_bytes()
+    cache = (checkout / site.config).parent / ".cache"
+    had_cache = cache.exists()
+    builder = _mkdocs_build if site.tool == "mkdocs" else _sphinx_build
+    try:
+        first = builder(site, checkout, python, variant, out, log, agentprose_checkout,
+                        again=True)
+        if first.exit_code != 0:
+            return _summarize(BuildResult(variant, str(out), 0, first.exit_code, str(log)))
+        page.write_bytes(original + b"\n\nA paragraph added for the rebuild.\n")
+        usage = builder(site, checkout, python, variant, out, log, agentprose_checkout,
+                        again=True)
+    finally:
+        page.write_bytes(original)
+        shutil.rmtree(scratch_of(checkouts, site) / f"doctrees-{variant}", ignore_errors=True)
+        if site.tool == "mkdocs":
+            shutil.rmtree(cache / "agentprose", ignore_errors=True)
+            if not had_cache and cache.exists() and not any(cache.iterdir()):
+                cache.rmdir()
     return _summarize(BuildResult(variant, str(out), round(usage.seconds, 2),
                                   usage.exit_code, str(log), round(usage.cpu_seconds, 2),
                                   round(usage.peak_rss_mib, 1)))

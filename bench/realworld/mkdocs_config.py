@@ -5,7 +5,8 @@ and ``INHERIT`` in the original)::
 
     python mkdocs_config.py ORIGINAL OUT OPTIONS_JSON
 
-OPTIONS_JSON: ``{"site_url": …, "agentprose": bool, "drop": [names], "overrides": {…}}``.
+OPTIONS_JSON: ``{"site_url": …, "agentprose": bool, "drop": [names], "overrides": {…},
+"cache": bool}`` (``cache``: agentprose's cache, off unless given).
 The new file sits next to the original, so relative paths in it keep their meaning.
 Lists are replaced, not merged, by ``INHERIT``: the plugins list is written whole.
 """
@@ -70,7 +71,7 @@ def main(argv: list[str]) -> int:
     plugins = [_offline(entry) for entry in _plugins(raw)
                if not _dropped(_plugin_name(entry), options.get("drop", []))]
     if options.get("agentprose"):
-        plugins.append({"agentprose": {"cache": False}})
+        plugins.append({"agentprose": {"cache": bool(options.get("cache"))}})
     config: dict[str, Any] = {"INHERIT": original.name, "site_url": options["site_url"],
                               "plugins": plugins}
     config.update(options.get("overrides", {}))

@@ -38,6 +38,8 @@ class Site:
     """The format of the planted hidden-marker page (MkDocs is always Markdown)."""
     notes: str = ""
     timeout: int = 900
+    rebuild_page: str = ""
+    """The source file ``timing.py --rebuild`` edits (relative to the checkout)."""
 
 
 _NO_NETWORK_SPHINX: dict[str, Any] = {"intersphinx_mapping": {}}
@@ -57,6 +59,7 @@ SITES: tuple[Site, ...] = (
                  "minified HTML, hooks",
         notes="Theme from PyPI at the checkout's version (the checkout's material/ is the "
               "built theme, used through custom_dir overrides). Google Analytics key unset.",
+        rebuild_page="docs/getting-started.md",
     ),
     Site(
         name="mkdocstrings-python",
@@ -91,6 +94,7 @@ SITES: tuple[Site, ...] = (
         requirements=("-e", "{checkout}", "mkdocs==1.6.1", "mkautodoc==0.2.0",
                       "mkdocs-material==9.6.18"),
         features="Material (older 9.6), mkautodoc API pages, admonitions, custom_dir",
+        rebuild_page="docs/quickstart.md",
     ),
     Site(
         name="mkdocs",
@@ -133,6 +137,7 @@ SITES: tuple[Site, ...] = (
         builder="dirhtml",
         markers="rst",
         notes="dirhtml builder, as on Read the Docs; intersphinx emptied (no network).",
+        rebuild_page="docs/quickstart.rst",
     ),
     Site(
         name="pytest",
@@ -205,6 +210,7 @@ SITES: tuple[Site, ...] = (
         builder="dirhtml",
         markers="rst",
         notes="Sphinx 7.2.6 as pinned; dirhtml as on Read the Docs; intersphinx emptied.",
+        rebuild_page="docs/user/quickstart.rst",
     ),
     Site(
         name="sphinx-rtd-theme",

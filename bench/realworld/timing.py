@@ -8,8 +8,14 @@ drift on the machine falls on both. Each build is a fresh process tree measured 
 of its largest process. Same pages in both (no marker page); MkDocs with
 ``cache: false``, Sphinx with fresh doctrees and ``agentprose_cache = False``.
 
+``--rebuild`` times a one-page rebuild instead (:func:`builds.rebuild`): after a full
+build that is not measured, the site's ``rebuild_page`` gets one more paragraph and the
+site is built again as a writer rebuilds it: MkDocs ``--dirty``, Sphinx incremental,
+agentprose with its cache on.
+
     python bench/realworld/timing.py [--sites mkdocs-material,httpx,flask,requests]
                                      [--pairs 5] [--checkouts DIR] [--agentprose DIR]
+                                     [--rebuild]
 
 Prints one row per site: each figure as agentprose / bare, the median of the pairs'
 ratios with their range, then the medians themselves. Saves every build under
@@ -39,6 +45,7 @@ from run import snapshot  # noqa: E402
 
 DEFAULT_SITES = "mkdocs-material,httpx,flask,requests"
 KINDS = ("timing-bare", "timing-agentprose")
+REBUILD_KINDS = ("rebuild-bare", "rebuild-agentprose")
 FIGURES = (("seconds", "wall"), ("cpu_seconds", "CPU"), ("peak_rss_mib", "peak RSS"))
 
 
@@ -48,41 +55,47 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--sites", default=DEFAULT_SITES)
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--agentprose", type=Path, default=HERE.parent.parent)
+    parser.add_argument("--rebuild", action="store_true",
+                        help="time a one-page rebuild instead of a cold build")
     return parser.parse_args()
 
 
 def _build(site: Any, checkouts: Path, python: Path, kind: str,
            agentprose: Path) -> dict[str, Any]:
-    result = builds.build(site, checkouts, python, kind, agentprose, markers=False)
+    if kind.startswith("rebuild"):
+        result = builds.rebuild(site, checkouts, python, kind, agentprose)
+    else:
+        result = builds.build(site, checkouts, python, kind, agentprose, markers=False)
     if result.exit_code != 0:
         raise SystemExit(f"{site.name}: the {kind} build failed, see {result.log}")
     return {"seconds": result.seconds, "cpu_seconds": result.cpu_seconds,
             "peak_rss_mib": result.peak_rss_mib}
 
 
-def time_site(site: Any, checkouts: Path, agentprose: Path, pairs: int) -> dict[str, Any]:
+def time_site(site: Any, checkouts: Path, agentprose: Path, pairs: int,
+              kinds: tuple[str, str] = KINDS) -> dict[str, Any]:
     python = python_of(ensure_venv(checkouts, site, checkouts / ".logs" /
                                    f"{site.name}-pip.log"))
     # Bytecode, as an installed agentprose has (pip compiles it): the builds run with
     # PYTHONDONTWRITEBYTECODE, so the snapshot would otherwise be compiled by every
     # process of every build, the site's own packages not.
     subprocess.run([str(python), "-m", "compileall", "-q", str(agentprose)], check=True)
-    for kind in KINDS:  # warm-up
+    for kind in kinds:  # warm-up
         _build(site, checkouts, python, kind, agentprose)
-    runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+    runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
     for number in range(pairs):
-        for kind in (KINDS if number % 2 == 0 else KINDS[::-1]):
+        for kind in (kinds if number % 2 == 0 else kinds[::-1]):
             runs[kind].append(_build(site, checkouts, python, kind, agentprose))
             print(f"  {site.name} pair {number + 1} {kind}: {runs[kind][-1]}",
                   file=sys.stderr, flush=True)
     summary = {}
     for key, _ in FIGURES:
-        bare = statistics.median(run[key] for run in runs["timing-bare"])
-        ours = statistics.median(run[key] for run in runs["timing-agentprose"])
+        bare = statistics.median(run[key] for run in runs[kinds[0]])
+        ours = statistics.median(run[key] for run in runs[kinds[1]])
         # Each pair's ratio too: builds minutes apart on a shared VM drift by a fifth,
         # and a pair's two builds drift together.
         pairs_ratios = sorted(a[key] / b[key] for a, b in
-                              zip(runs["timing-agentprose"], runs["timing-bare"], strict=True))
+                              zip(runs[kinds[1]], runs[kinds[0]], strict=True))
         summary[key] = {"bare": bare, "agentprose": ours, "ratio": round(ours / bare, 3),
                         "pair_ratio": round(statistics.median(pairs_ratios), 3),
                         "pair_ratios": [round(r, 3) for r in pairs_ratios]}
@@ -113,10 +126,12 @@ def main() -> int:
     entries = []
     for site in site_list.by_name([name for name in args.sites.split(",") if name]):
         print(f"== {site.name}", file=sys.stderr, flush=True)
-        entries.append(time_site(site, checkouts, agentprose, args.pairs))
+        entries.append(time_site(site, checkouts, agentprose, args.pairs,
+                                 REBUILD_KINDS if args.rebuild else KINDS))
     out = checkouts / ".results" / f"timing-{stamp}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"started": started.isoformat(), "pairs": args.pairs,
+                               "rebuild": args.rebuild,
                                "agentprose": str(agentprose), "sites": entries}, indent=2),
                    encoding="utf-8")
     print_table(entries)
