@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agentprose_core.convert.fences import fences_of
 from agentprose_core.model import Conversion
 from agentprose_core.parallel.cache import cache_key, site_digest
 from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL
 from agentprose_core.parallel.pool import WorkerPool, WorkerState, remember
+from agentprose_core.parallel.wire import from_wire, to_wire
 
 if TYPE_CHECKING:
     from agentprose_core.parallel.cache import ConversionCache
@@ -113,6 +114,16 @@ class Task:
     source_markdown: str
     key: str | None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The texts as bytes: pickled as str, the build tool's copies would grow.
+        return (_task, (to_wire(self.fragment), self.page_url, to_wire(self.source_markdown),
+                        self.key))
+
+
+def _task(fragment: str | bytes, page_url: str, source_markdown: str | bytes,
+          key: str | None) -> Task:
+    return Task(from_wire(fragment), page_url, from_wire(source_markdown), key)
+
 
 def warm_up(state: WorkerState, converter: str) -> None:
     """A worker's first task, sent before any page: load lxml and the engine now, so
@@ -147,6 +158,15 @@ class ListingTask:
     page_url: str
     site_map: Mapping[str, str]
     settings: Settings
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_listing_task, (to_wire(self.page_html), self.page_url, self.site_map,
+                                self.settings))
+
+
+def _listing_task(page_html: str | bytes, page_url: str, site_map: Mapping[str, str],
+                  settings: Settings) -> ListingTask:
+    return ListingTask(from_wire(page_html), page_url, site_map, settings)
 
 
 def listing_conversion(page_html: str, *, page_url: str, site_map: Mapping[str, str],

@@ -13,7 +13,8 @@ pages, in the same warm process. So:
 
 The livereload server is left out (it only watches files and serves them). Prints
 ``{"cold": {...}, "reload": {...}}`` on its last line: wall (``perf_counter``),
-CPU (``getrusage`` of this process and its children: git), peak RSS (``ru_maxrss``,
+CPU (``getrusage`` of this process and its children: git; and, from ``/proc``, of the
+children still running: agentprose's workers), peak RSS (``ru_maxrss``,
 the high-water mark of this process, so the reload's is at least the cold one's),
 and, when agentprose is in the build, ``hooks``: the wall seconds spent inside its
 hooks (with ``workers: false`` that is all the work agentprose adds; with workers it
@@ -29,6 +30,7 @@ START = time.perf_counter()
 import functools  # noqa: E402
 import json  # noqa: E402
 import logging  # noqa: E402
+import os  # noqa: E402
 import resource  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Callable  # noqa: E402
@@ -40,7 +42,21 @@ def _usage() -> tuple[float, int]:
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-    return cpu, max(own.ru_maxrss, children.ru_maxrss)
+    return cpu + _live_children_cpu(), max(own.ru_maxrss, children.ru_maxrss)
+
+
+def _live_children_cpu() -> float:
+    """CPU seconds of the child processes still running (agentprose's workers outlive a
+    build in a ``serve`` session): getrusage counts only children that have ended."""
+    total, me = 0, str(os.getpid())
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[1] == me:  # ppid; utime and stime follow at 11 and 12
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 HOOKS = [0.0]  # seconds inside agentprose's hooks, this build

@@ -263,10 +263,11 @@ def build(site: Site, checkouts: Path, python: Path, variant: str,
 
 def rebuild(site: Site, checkouts: Path, python: Path, variant: str,
             agentprose_checkout: Path) -> BuildResult:
-    """A one-page rebuild, measured: a full build (not measured), then ``site.rebuild_page``
-    gets one more paragraph and the site is built again as a writer rebuilds it (MkDocs
-    ``--dirty``, Sphinx incremental, agentprose with its cache). The page, the doctrees
-    and agentprose's MkDocs cache folder are put back as they were."""
+    """A one-page rebuild, measured: ``site.rebuild_page`` gets one more paragraph and
+    the site is built again as a writer rebuilds it, agentprose with its cache: Sphinx
+    incremental, after a full build that is not measured; MkDocs as ``mkdocs serve``
+    reloads (:func:`_mkdocs_reload`). The page, the doctrees and agentprose's MkDocs
+    cache folder are put back as they were."""
     checkout = checkouts / site.name
     out = out_dir(checkouts, site, variant)
     if out.exists():
@@ -277,7 +278,16 @@ def rebuild(site: Site, checkouts: Path, python: Path, variant: str,
     original = page.read_bytes()
     cache = (checkout / site.config).parent / ".cache"
     had_cache = cache.exists()
-    builder = _mkdocs_build if site.tool == "mkdocs" else _sphinx_build
+    if site.tool == "mkdocs":
+        try:
+            return _mkdocs_reload(site, checkout, python, variant, out, log,
+                                  agentprose_checkout)
+        finally:
+            page.write_bytes(original)
+            shutil.rmtree(cache / "agentprose", ignore_errors=True)
+            if not had_cache and cache.exists() and not any(cache.iterdir()):
+                cache.rmdir()
+    builder = _sphinx_build
     try:
         first = builder(site, checkout, python, variant, out, log, agentprose_checkout,
                         again=True)
@@ -289,10 +299,34 @@ def rebuild(site: Site, checkouts: Path, python: Path, variant: str,
     finally:
         page.write_bytes(original)
         shutil.rmtree(scratch_of(checkouts, site) / f"doctrees-{variant}", ignore_errors=True)
-        if site.tool == "mkdocs":
-            shutil.rmtree(cache / "agentprose", ignore_errors=True)
-            if not had_cache and cache.exists() and not any(cache.iterdir()):
-                cache.rmdir()
     return _summarize(BuildResult(variant, str(out), round(usage.seconds, 2),
                                   usage.exit_code, str(log), round(usage.cpu_seconds, 2),
                                   round(usage.peak_rss_mib, 1)))
+
+
+def _mkdocs_reload(site: Site, checkout: Path, python: Path, variant: str, out: Path,
+                   log: Path, agentprose_checkout: Path) -> BuildResult:
+    """What ``mkdocs serve`` does on a change, measured by bench/perf/mkdocs_driver.py in
+    the site's venv: a first build, the page edited, the config loaded again and the
+    site built again in the same process (MkDocs' own incremental build). The reload's
+    wall and CPU (the workers' included), and the process's peak memory until then."""
+    original = checkout / site.config
+    generated = original.with_name(f"mkdocs.realworld-{variant}.yml")
+    options = {"site_url": base_url(site), "agentprose": uses_agentprose(variant),
+               "drop": list(site.drop_plugins), "overrides": site.overrides, "cache": True}
+    env = _env(site, agentprose_checkout if uses_agentprose(variant) else None)
+    driver = HERE.parent / "perf" / "mkdocs_driver.py"
+    try:
+        subprocess.run([str(python), str(HERE / "mkdocs_config.py"), str(original),
+                        str(generated), json.dumps(options)], check=True, env=env)
+        command = [str(python), str(driver), str(generated), str(out),
+                   str(checkout / site.rebuild_page)]
+        usage = _run(command, cwd=original.parent, env=env, log=log, timeout=site.timeout)
+    finally:
+        generated.unlink(missing_ok=True)
+    lines = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    if usage.exit_code != 0 or not lines:
+        return _summarize(BuildResult(variant, str(out), 0, usage.exit_code or 1, str(log)))
+    reload = json.loads(lines[-1])["reload"]
+    return _summarize(BuildResult(variant, str(out), round(reload["wall"], 2), 0, str(log),
+                                  round(reload["cpu"], 2), round(reload["rss"] / 1024, 1)))
