@@ -133,21 +133,17 @@ def resummarize(saved: dict[str, object]) -> dict[str, object]:
 # ---- MkDocs ---------------------------------------------------------------------------
 
 def _mkdocs_build(site: Site, checkout: Path, python: Path, variant: str, out: Path,
-                  log: Path, agentprose_checkout: Path, *, again: bool = False) -> Usage:
-    """A cold build; ``again``: with agentprose's cache, and, when the output holds the
-    last build, ``--dirty`` (MkDocs renders the pages changed since)."""
+                  log: Path, agentprose_checkout: Path) -> Usage:
     original = checkout / site.config
     generated = original.with_name(f"mkdocs.realworld-{variant}.yml")
     options = {"site_url": base_url(site), "agentprose": uses_agentprose(variant),
-               "drop": list(site.drop_plugins), "overrides": site.overrides,
-               "cache": again}
+               "drop": list(site.drop_plugins), "overrides": site.overrides}
     env = _env(site, agentprose_checkout if uses_agentprose(variant) else None)
     try:
         subprocess.run([str(python), str(HERE / "mkdocs_config.py"), str(original),
                         str(generated), json.dumps(options)], check=True, env=env)
-        dirty = again and out.exists()
-        command = [str(python), "-m", "mkdocs", "build", "--dirty" if dirty else "--clean",
-                   "-f", str(generated), "-d", str(out)]
+        command = [str(python), "-m", "mkdocs", "build", "--clean", "-f", str(generated),
+                   "-d", str(out)]
         return _run(command, cwd=original.parent, env=env, log=log, timeout=site.timeout)
     finally:
         generated.unlink(missing_ok=True)
@@ -237,16 +233,21 @@ def marker_url(site: Site) -> str:
     return base_url(site) + _MARKER_STEM + ".html"
 
 
+def _empty_output(checkouts: Path, site: Site, variant: str) -> tuple[Path, Path]:
+    """The variant's output folder, emptied, and its log file."""
+    out = out_dir(checkouts, site, variant)
+    if out.exists():
+        shutil.rmtree(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return out, out.parent / f"{variant}.log"
+
+
 def build(site: Site, checkouts: Path, python: Path, variant: str,
           agentprose_checkout: Path, *, markers: bool = True) -> BuildResult:
     """One cold build of ``site``; the marker page is present in the agentprose variants
     unless ``markers`` is false (timing compares the same pages)."""
     checkout = checkouts / site.name
-    out = out_dir(checkouts, site, variant)
-    if out.exists():
-        shutil.rmtree(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    log = out.parent / f"{variant}.log"
+    out, log = _empty_output(checkouts, site, variant)
     marker = marker_path(checkout, site) if uses_agentprose(variant) and markers else None
     builder = _mkdocs_build if site.tool == "mkdocs" else _sphinx_build
     try:
@@ -269,11 +270,7 @@ def rebuild(site: Site, checkouts: Path, python: Path, variant: str,
     reloads (:func:`_mkdocs_reload`). The page, the doctrees and agentprose's MkDocs
     cache folder are put back as they were."""
     checkout = checkouts / site.name
-    out = out_dir(checkouts, site, variant)
-    if out.exists():
-        shutil.rmtree(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    log = out.parent / f"{variant}.log"
+    out, log = _empty_output(checkouts, site, variant)
     page = checkout / site.rebuild_page
     original = page.read_bytes()
     cache = (checkout / site.config).parent / ".cache"
@@ -287,15 +284,14 @@ def rebuild(site: Site, checkouts: Path, python: Path, variant: str,
             shutil.rmtree(cache / "agentprose", ignore_errors=True)
             if not had_cache and cache.exists() and not any(cache.iterdir()):
                 cache.rmdir()
-    builder = _sphinx_build
     try:
-        first = builder(site, checkout, python, variant, out, log, agentprose_checkout,
-                        again=True)
+        first = _sphinx_build(site, checkout, python, variant, out, log, agentprose_checkout,
+                              again=True)
         if first.exit_code != 0:
             return _summarize(BuildResult(variant, str(out), 0, first.exit_code, str(log)))
         page.write_bytes(original + b"\n\nA paragraph added for the rebuild.\n")
-        usage = builder(site, checkout, python, variant, out, log, agentprose_checkout,
-                        again=True)
+        usage = _sphinx_build(site, checkout, python, variant, out, log, agentprose_checkout,
+                              again=True)
     finally:
         page.write_bytes(original)
         shutil.rmtree(scratch_of(checkouts, site) / f"doctrees-{variant}", ignore_errors=True)

@@ -8,10 +8,11 @@ drift on the machine falls on both. Each build is a fresh process tree measured 
 of its largest process. Same pages in both (no marker page); MkDocs with
 ``cache: false``, Sphinx with fresh doctrees and ``agentprose_cache = False``.
 
-``--rebuild`` times a one-page rebuild instead (:func:`builds.rebuild`): after a full
-build that is not measured, the site's ``rebuild_page`` gets one more paragraph and the
-site is built again as a writer rebuilds it: MkDocs ``--dirty``, Sphinx incremental,
-agentprose with its cache on.
+``--rebuild`` times a one-page rebuild instead (:func:`builds.rebuild`): the site's
+``rebuild_page`` gets one more paragraph and the site is built again as a writer
+rebuilds it, agentprose with its cache on: MkDocs as ``mkdocs serve`` reloads (a first
+build and the reload in one process, the reload measured), Sphinx incrementally after a
+full build that is not measured.
 
     python bench/realworld/timing.py [--sites mkdocs-material,httpx,flask,requests]
                                      [--pairs 5] [--checkouts DIR] [--agentprose DIR]
