@@ -4,7 +4,7 @@ assemble the site files at the end.
 - ``env-updated`` (main process, after reading): settings, reading order, which pages
   get a view, and git dates, all inherited by forked writer processes under ``-j``;
   the worker for a serial build of more than 4 pages (a rebuild's starts earlier, at
-  ``builder-inited``).
+  ``env-get-outdated``, when it reads more than 4 pages again).
 - ``html-page-context`` (main or writer process): hand the page to the worker and put
   a marker where its head tags go (main process, with a worker: :mod:`.deferred`), or
   convert it here; either way its agent view and record (JSON under the doctree dir)
@@ -94,6 +94,7 @@ class Plan:
     pages: SitePages | None = None  # what every page's outputs share
     deferred: DeferredPages | None = None  # pages handed to the worker
     written: set[str] = field(default_factory=set)  # documents this build writes
+    rewritten: int | None = None  # a rebuild's documents to read again (None: first build)
 
 
 def _plan(app: Sphinx) -> Plan | None:
@@ -120,14 +121,11 @@ def builder_inited(app: Sphinx) -> None:
     site_url = checked_base_url(app.config)
     if site_url is None:
         return
-    plan = app.agentprose_plan = Plan(  # type: ignore[attr-defined]
+    app.agentprose_plan = Plan(  # type: ignore[attr-defined]
         settings=settings, base_url=site_url,
         records=RecordStore(Path(app.doctreedir) / "agentprose"),
         last_changed=LastChanged(Path(app.srcdir), _cache_dir(app) if settings.cache else None),
     )
-    # A rebuild of a site we know: the worker starts now, while Sphinx reads, so that
-    # it is warm when Sphinx writes and Sphinx's process never loads lxml and the engine.
-    _start_worker(plan, len(app.env.all_docs))
 
 
 def _start_worker(plan: Plan, pages: int) -> None:
@@ -161,6 +159,10 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         return []
     plan.order = reading_order(env, app.config.root_doc)
     _plan_views(app, env, plan)
+    if plan.last_changed is not None:  # one git pass for the pages' files outside srcdir
+        srcdir = Path(app.srcdir)
+        plan.last_changed.expect(srcdir / str(dependency) for doc in plan.views
+                                 for dependency in env.dependencies.get(doc, ()))
     if plan.settings.cache:
         plan.cache = ConversionCache(_cache_dir(app))
     plan.pages = SitePages(
@@ -170,7 +172,7 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     )
     # A first build that writes serially leaves a CPU idle, if there is one: the worker
     # converts there.
-    if plan.pool is None and app.parallel <= 1:
+    if plan.pool is None and plan.rewritten is None and app.parallel <= 1:
         _start_worker(plan, len(plan.views))
     if plan.pool is not None:
         fill = HeadFill(marker(secrets.token_hex(8)), app.config.html_output_encoding)
@@ -210,7 +212,14 @@ def env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], change
     plan = _plan(app)
     if plan is None:
         return []
-    return outdated_pages(app, plan, env, changed | added, removed)
+    outdated = outdated_pages(app, plan, env, changed | added, removed)
+    if env.all_docs:
+        # A rebuild of a site we know: the worker starts now, while Sphinx reads, so
+        # that it is warm when Sphinx writes, if Sphinx writes enough pages to pay for
+        # its start (not the one page an edit changed).
+        plan.rewritten = len(added | changed | set(outdated))
+        _start_worker(plan, plan.rewritten)
+    return outdated
 
 
 def _job(app: Sphinx, plan: Plan, docname: str, context: dict[str, Any]) -> PageJob:

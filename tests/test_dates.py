@@ -115,6 +115,44 @@ def test_files_outside_the_docs_folder_date_from_git(tmp_path: Path) -> None:
     assert len(list((tmp_path / "cache").glob("git-history-*.json"))) == 2  # docs, repository
 
 
+def test_expected_files_outside_the_docs_folder_join_its_one_git_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Sphinx knows every page's dependencies before writing: one path-limited pass then
+    # dates them, not a pass over the docs and another over the whole repository.
+    from agentprose_core.records import dates as dates_module
+
+    _git(tmp_path, "init", "-q")
+    for folder in ("docs", "src", "other"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "docs" / "api.rst").write_text("api")
+    (tmp_path / "src" / "mod [1].py").write_text("x = 1")  # brackets: no glob
+    (tmp_path / "other" / "late.py").write_text("late")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    (tmp_path / "src" / "mod [1].py").write_text("x = 2")
+    _git(tmp_path, "commit", "-qam", "two", when="2025-02-03T04:05:06+00:00")
+    (tmp_path / "other" / "late.py").write_text("later")
+    _git(tmp_path, "commit", "-qam", "three", when="2025-03-04T05:06:07+00:00")
+    logs = []
+    real = dates_module._git
+    monkeypatch.setattr(dates_module, "_git", lambda directory, *args: (
+        logs.append(args[0]), real(directory, *args))[1])
+    passes = [["rev-parse", "log"], ["rev-parse", "log"], ["rev-parse"]]  # the last: cached
+    for cache, expected in zip((None, tmp_path / "cache", tmp_path / "cache"), passes,
+                               strict=True):
+        logs.clear()
+        dates = LastChanged(tmp_path / "docs", cache)
+        dates.expect([tmp_path / "src" / "mod [1].py", tmp_path / "docs" / "api.rst",
+                      Path("/usr/lib/python3/some.py")])  # outside the repository: ignored
+        assert dates.head() is not None and logs == ["rev-parse"]  # no log for HEAD
+        assert dates.of(tmp_path / "src" / "mod [1].py") == "2025-02-03T04:05:06Z"
+        assert dates.of(tmp_path / "docs" / "api.rst") == "2024-01-02T03:04:05Z"
+        assert logs == expected
+        # A file nobody announced still gets its date, from the whole repository.
+        assert dates.of(tmp_path / "other" / "late.py") == "2025-03-04T05:06:07Z"
+        assert dates.latest() == "2025-03-04T05:06:07Z"
+
+
 def test_a_file_a_plugin_wrote_outside_the_repository_takes_its_newest_commit(
         tmp_path: Path) -> None:
     # Material's blog writes its archive pages into a temporary folder

@@ -445,11 +445,48 @@ def test_an_incremental_build_works_in_a_worker_and_sphinx_never_loads_lxml(
             runs.append(told[1])
             by_worker.append("site files written by the worker process" in done.stdout)
             (src / "guide" / "rocks.rst").write_text("Rock pools\n==========\n\nBarnacles.\n")
+            for number in range(MIN_PAGES + 1):  # enough pages to pay for a worker
+                page = src / f"more{number}.rst"
+                page.write_text(page.read_text() + "\nMore text.\n")
         if workers == "1" and worker_count(MIN_PAGES + 1, enabled=True) > 0:
             assert runs == ["True", "False"]  # the cold build converts in-process
             assert by_worker == [False, True]  # and writes the site files itself
         outputs[workers] = snapshot(tmp_path / workers / "out")
         assert b"Barnacles." in outputs[workers]["guide/rocks.md"]
+    assert _without_times(outputs["1"]) == _without_times(outputs["0"])
+
+
+def test_a_one_page_rebuild_converts_in_sphinx_s_process_without_a_worker(
+    tmp_path: Path,
+) -> None:
+    # A worker costs more to start than one page costs to convert: a rebuild after an
+    # edit starts none, and gives what a build without workers gives.
+    import subprocess
+    import sys
+
+    from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL, worker_count
+
+    from .test_cache import _without_times
+
+    outputs = {}
+    for workers in ("1", "0"):
+        src = copy_root("basic", tmp_path / workers / "src")
+        for number in range(MIN_PAGES_BESIDE_TOOL + 4):
+            (src / f"more{number}.rst").write_text(
+                f":orphan:\n\nMore {number}\n=======\n\nSee :doc:`guide/rocks`.\n")
+        by_worker = []
+        for _ in range(2):
+            done = subprocess.run(
+                [sys.executable, "-c", _BUILD_AND_TELL, str(src), str(tmp_path / workers / "d"),
+                 str(tmp_path / workers / "out"), "-D", f"agentprose_workers={workers}", "-v"],
+                capture_output=True, text=True, check=False)
+            assert done.stdout.splitlines()[-1].split()[0] == "0", done.stderr
+            by_worker.append("site files written by the worker process" in done.stdout)
+            page = src / "more0.rst"
+            page.write_text(page.read_text() + "\nOne more line.\n")
+        if workers == "1" and worker_count(MIN_PAGES_BESIDE_TOOL + 5, enabled=True) > 0:
+            assert by_worker == [True, False]
+        outputs[workers] = snapshot(tmp_path / workers / "out")
     assert _without_times(outputs["1"]) == _without_times(outputs["0"])
 
 

@@ -62,11 +62,13 @@ def git_history(directory: Path) -> tuple[Path, GitHistory] | None:
     return None if found is None else (found[0], _history(directory))
 
 
-def _stored_history(directory: Path, head: str, cache_dir: Path) -> GitHistory:
+def _stored_history(directory: Path, head: str, cache_dir: Path,
+                    also: tuple[str, ...] = ()) -> GitHistory:
     """:func:`_history`, kept in ``cache_dir`` for as long as HEAD stays the same: a
     rebuild without a new commit reads a file instead of the whole log."""
     place = hashlib.sha256(str(directory.resolve()).encode()).hexdigest()[:12]
-    key = hashlib.sha256(f"{head}\n{directory.resolve()}".encode()).hexdigest()[:20]
+    scope = "\n".join((str(directory.resolve()), *also))
+    key = hashlib.sha256(f"{head}\n{scope}".encode()).hexdigest()[:20]
     path = cache_dir / f"git-history-{place}-{key}.json"
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
@@ -74,7 +76,7 @@ def _stored_history(directory: Path, head: str, cache_dir: Path) -> GitHistory:
             return {str(k): str(v) for k, v in found.items()}
     except (OSError, ValueError):
         pass
-    history = _history(directory)
+    history = _history(directory, also)
     try:
         for old in cache_dir.glob(f"git-history-{place}-*.json"):  # an older HEAD's
             old.unlink(missing_ok=True)
@@ -84,8 +86,12 @@ def _stored_history(directory: Path, head: str, cache_dir: Path) -> GitHistory:
     return history
 
 
-def _history(directory: Path) -> GitHistory:
-    log = _git(directory, "log", "--no-renames", "--format=%x00%ct", "--name-only", "--", ".")
+def _history(directory: Path, also: tuple[str, ...] = ()) -> GitHistory:
+    """When each file under ``directory`` (and each of ``also``, paths from the
+    repository's root) last changed, from one ``git log`` pass."""
+    tops = [f":(top,literal){path}" for path in also]
+    log = _git(directory, "log", "--no-renames", "--format=%x00%ct", "--name-only", "--",
+               ".", *tops)
     history: GitHistory = {}
     when = ""
     for line in (log or "").splitlines():
@@ -112,6 +118,7 @@ class LastChanged:
     def __init__(self, directory: Path, cache_dir: Path | None = None) -> None:
         self._directory = directory
         self._cache_dir = cache_dir
+        self._located = False
         self._loaded = False
         self._root: Path | None = None
         self._head: str | None = None
@@ -120,21 +127,45 @@ class LastChanged:
         self._shallow = False
         self._from_mtime: list[str] = []
         self._ignored_paths: frozenset[str] | None = None  # what git ignores in the tree
+        self._expected: tuple[str, ...] = ()  # files outside the folder, from the root
+
+    def expect(self, paths: Iterable[Path]) -> None:
+        """Name, before the first question, the files that will be asked about: those
+        in the repository but outside the folder (an autodoc page's modules, an included
+        ``../CHANGES.rst``) then join the folder's one ``git log`` pass, limited to
+        them, instead of a second pass over the whole repository's history."""
+        self._locate()
+        if self._loaded or self._root is None:
+            return
+        root, inside = self._root, self._directory.resolve()
+        outside = set()
+        for path in paths:
+            resolved = path.resolve()
+            if root in resolved.parents and inside not in resolved.parents:
+                outside.add(resolved.relative_to(root).as_posix())
+        self._expected = tuple(sorted(outside))
+
+    def _locate(self) -> None:
+        """The repository, whether it is shallow, and HEAD: one quick git call."""
+        if self._located:
+            return
+        self._located = True
+        found = _work_tree(self._directory)
+        if found is not None:
+            self._root, self._shallow, self._head = found[0].resolve(), found[1], found[2]
 
     def _load(self) -> None:
         if self._loaded:
             return
         self._loaded = True
-        found = _work_tree(self._directory)
-        if found is None:
-            return
-        self._root, self._shallow, self._head = found[0].resolve(), found[1], found[2]
-        self._history = self._read(self._directory)
+        self._locate()
+        if self._root is not None:
+            self._history = self._read(self._directory, self._expected)
 
-    def _read(self, directory: Path) -> GitHistory:
+    def _read(self, directory: Path, also: tuple[str, ...] = ()) -> GitHistory:
         if self._head is not None and self._cache_dir is not None:
-            return _stored_history(directory, self._head, self._cache_dir)
-        return _history(directory)
+            return _stored_history(directory, self._head, self._cache_dir, also)
+        return _history(directory, also)
 
     def _in_history(self, relative: str) -> str | None:
         found = self._history.get(relative)
@@ -212,7 +243,7 @@ class LastChanged:
     def head(self) -> str | None:
         """The commit the work tree is at (None outside git or before a first commit):
         a page's date can only have moved since a build that saw another one."""
-        self._load()
+        self._locate()
         return self._head
 
     def notes(self) -> list[Diagnostic]:
