@@ -1,0 +1,117 @@
+"""Conversion cost and output of two agentprose trees on the pages of built sites.
+
+For changes on the page path: each page of the given built sites (any tool's output
+folders, e.g. bench/realworld's ``.builds/<site>/timing-bare``) is read as
+``agentprose build`` reads it, its content taken as the fragment a plugin converts,
+and converted by this checkout and by ``--base`` (another checkout, e.g. a ``git
+worktree`` of main), each in a process of its own, the two alternating. Prints, per
+site, the sum over pages of each page's fastest conversion, the ratio, and the pages
+whose Markdown, headings or diagnostics differ (a change meant to be faster must
+leave them at 0).
+
+    python bench/fragments.py SITE_DIR [SITE_DIR ...] --base OTHER_CHECKOUT
+                              [--rounds 3] [--runs 3]
+
+A measurement: exits 0 whatever it finds (2 on bad usage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SITE = "https://bench.example/site/"
+
+
+def _pages(site_dir: Path) -> list[tuple[str, str]]:
+    """(page URL, content fragment) of every page of a built site that gets a view."""
+    from agentprose_core.convert.tree import to_html
+    from agentprose_core.extract.page import decode, has_view, parse_page, without_large_navs
+
+    found = []
+    for page in sorted(site_dir.rglob("*.html")):
+        relative = page.relative_to(site_dir).as_posix()
+        url = SITE + relative
+        extracted = parse_page(without_large_navs(decode(page.read_bytes())), url=url)
+        if has_view(extracted) and extracted.content is not None:
+            found.append((url, to_html(extracted.content)))
+    return found
+
+
+def _child(tree: str, pages_file: str, rounds: int) -> None:
+    """In a process whose ``agentprose_core`` is ``tree``'s: each page's fastest
+    conversion and its output, as JSON on stdout."""
+    import time
+
+    sys.path.insert(0, tree)
+    from agentprose_core.convert.fragment import convert_fragment
+    from agentprose_core.settings import Settings
+
+    pages = json.loads(Path(pages_file).read_text(encoding="utf-8"))
+    settings, site_map = Settings(), {}
+    best, outputs = [float("inf")] * len(pages), []
+    for round_ in range(rounds + 1):  # the first round warms up
+        for number, (url, fragment) in enumerate(pages):
+            start = time.perf_counter()
+            done = convert_fragment(fragment, page_url=url, site_map=site_map,
+                                    settings=settings)
+            if round_:
+                best[number] = min(best[number], time.perf_counter() - start)
+            else:
+                outputs.append([done.markdown, [[h.level, h.id, h.title] for h in done.headings],
+                                [str(d) for d in done.diagnostics]])
+    print(json.dumps({"seconds": sum(best), "outputs": outputs}))
+
+
+def _run(tree: Path, pages_file: Path, rounds: int) -> dict[str, object]:
+    done = subprocess.run([sys.executable, __file__, "--child", str(tree), str(pages_file),
+                           str(rounds)], capture_output=True, text=True, check=True)
+    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        _child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sites", type=Path, nargs="+", help="built site folders")
+    parser.add_argument("--base", type=Path, required=True, help="the checkout to compare")
+    parser.add_argument("--rounds", type=int, default=3, help="conversions per process")
+    parser.add_argument("--runs", type=int, default=3, help="processes per tree")
+    args = parser.parse_args()
+    here, base = HERE.parent, args.base.resolve()
+    if not (base / "agentprose_core").is_dir():
+        parser.error(f"--base {base} holds no agentprose_core: give an agentprose checkout")
+    import tempfile
+
+    print("| site | pages | base ms | this ms | ratio | pages that differ |")
+    print("|---|---|---|---|---|---|")
+    for site_dir in args.sites:
+        pages = _pages(site_dir)
+        with tempfile.TemporaryDirectory() as scratch:
+            pages_file = Path(scratch) / "pages.json"
+            pages_file.write_text(json.dumps(pages), encoding="utf-8")
+            times: dict[str, list[float]] = {"base": [], "this": []}
+            outputs: dict[str, object] = {}
+            for run in range(args.runs):
+                order = [("base", base), ("this", here)]
+                for name, tree in order if run % 2 == 0 else order[::-1]:
+                    result = _run(tree, pages_file, args.rounds)
+                    times[name].append(float(str(result["seconds"])))
+                    outputs[name] = result["outputs"]
+        base_outputs, these = outputs["base"], outputs["this"]
+        assert isinstance(base_outputs, list) and isinstance(these, list)
+        differ = sum(a != b for a, b in zip(base_outputs, these, strict=True))
+        b, t = min(times["base"]), min(times["this"])
+        print(f"| {site_dir} | {len(pages)} | {b * 1000:.0f} | {t * 1000:.0f} | {t / b:.3f} "
+              f"| {differ} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
