@@ -94,7 +94,7 @@ class Plan:
     pages: SitePages | None = None  # what every page's outputs share
     deferred: DeferredPages | None = None  # pages handed to the worker
     written: set[str] = field(default_factory=set)  # documents this build writes
-    rewritten: int | None = None  # a rebuild's documents to read again (None: first build)
+    rebuild: bool = False  # of a site Sphinx built before: its worker starts early
 
 
 def _plan(app: Sphinx) -> Plan | None:
@@ -172,7 +172,7 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     )
     # A first build that writes serially leaves a CPU idle, if there is one: the worker
     # converts there.
-    if plan.pool is None and plan.rewritten is None and app.parallel <= 1:
+    if plan.pool is None and not plan.rebuild and app.parallel <= 1:
         _start_worker(plan, len(plan.views))
     if plan.pool is not None:
         fill = HeadFill(marker(secrets.token_hex(8)), app.config.html_output_encoding)
@@ -217,8 +217,8 @@ def env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], change
         # A rebuild of a site we know: the worker starts now, while Sphinx reads, so
         # that it is warm when Sphinx writes, if Sphinx writes enough pages to pay for
         # its start (not the one page an edit changed).
-        plan.rewritten = len(added | changed | set(outdated))
-        _start_worker(plan, plan.rewritten)
+        plan.rebuild = True
+        _start_worker(plan, len(added | changed | set(outdated)))
     return outdated
 
 

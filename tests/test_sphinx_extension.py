@@ -416,12 +416,33 @@ print(code, "lxml" in sys.modules)
 """
 
 
-def test_an_incremental_build_works_in_a_worker_and_sphinx_never_loads_lxml(
-    tmp_path: Path,
-) -> None:
+def _site_with_more_pages(root: Path, count: int) -> Path:
+    """The basic project in ``root/src`` with ``count`` more pages linking one guide."""
+    src = copy_root("basic", root / "src")
+    for number in range(count):
+        (src / f"more{number}.rst").write_text(
+            f":orphan:\n\nMore {number}\n=======\n\nSee :doc:`guide/rocks`.\n")
+    return src
+
+
+def _build_and_tell(src: Path, root: Path, workers: str, *options: str) -> tuple[str, bool]:
+    """A build in a process of its own: whether lxml got loaded in Sphinx's process
+    ("True"/"False"), and whether the worker wrote the site files (``-v`` says so)."""
     import subprocess
     import sys
 
+    done = subprocess.run(
+        [sys.executable, "-c", _BUILD_AND_TELL, str(src), str(root / "d"), str(root / "out"),
+         "-D", f"agentprose_workers={workers}", *options],
+        capture_output=True, text=True, check=False)
+    told = done.stdout.splitlines()[-1].split()
+    assert told[0] == "0", done.stderr
+    return told[1], "site files written by the worker process" in done.stdout
+
+
+def test_an_incremental_build_works_in_a_worker_and_sphinx_never_loads_lxml(
+    tmp_path: Path,
+) -> None:
     from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL as MIN_PAGES
     from agentprose_core.parallel.policy import worker_count
 
@@ -429,21 +450,13 @@ def test_an_incremental_build_works_in_a_worker_and_sphinx_never_loads_lxml(
 
     outputs = {}
     for workers in ("1", "0"):
-        src = copy_root("basic", tmp_path / workers / "src")
-        for number in range(MIN_PAGES + 4):
-            (src / f"more{number}.rst").write_text(
-                f":orphan:\n\nMore {number}\n=======\n\nSee :doc:`guide/rocks`.\n")
+        src = _site_with_more_pages(tmp_path / workers, MIN_PAGES + 4)
         runs, by_worker = [], []
         for _ in range(2):
-            done = subprocess.run(
-                [sys.executable, "-c", _BUILD_AND_TELL, str(src), str(tmp_path / workers / "d"),
-                 str(tmp_path / workers / "out"), "-D", f"agentprose_workers={workers}",
-                 *(["-j", "2", "-v"] if workers == "1" else ["-q"])],
-                capture_output=True, text=True, check=False)
-            told = done.stdout.splitlines()[-1].split()
-            assert told[0] == "0", done.stderr
-            runs.append(told[1])
-            by_worker.append("site files written by the worker process" in done.stdout)
+            loaded, by = _build_and_tell(src, tmp_path / workers, workers,
+                                         *(["-j", "2", "-v"] if workers == "1" else ["-q"]))
+            runs.append(loaded)
+            by_worker.append(by)
             (src / "guide" / "rocks.rst").write_text("Rock pools\n==========\n\nBarnacles.\n")
             for number in range(MIN_PAGES + 1):  # enough pages to pay for a worker
                 page = src / f"more{number}.rst"
@@ -461,27 +474,16 @@ def test_a_one_page_rebuild_converts_in_sphinx_s_process_without_a_worker(
 ) -> None:
     # A worker costs more to start than one page costs to convert: a rebuild after an
     # edit starts none, and gives what a build without workers gives.
-    import subprocess
-    import sys
-
     from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL, worker_count
 
     from .test_cache import _without_times
 
     outputs = {}
     for workers in ("1", "0"):
-        src = copy_root("basic", tmp_path / workers / "src")
-        for number in range(MIN_PAGES_BESIDE_TOOL + 4):
-            (src / f"more{number}.rst").write_text(
-                f":orphan:\n\nMore {number}\n=======\n\nSee :doc:`guide/rocks`.\n")
+        src = _site_with_more_pages(tmp_path / workers, MIN_PAGES_BESIDE_TOOL + 4)
         by_worker = []
         for _ in range(2):
-            done = subprocess.run(
-                [sys.executable, "-c", _BUILD_AND_TELL, str(src), str(tmp_path / workers / "d"),
-                 str(tmp_path / workers / "out"), "-D", f"agentprose_workers={workers}", "-v"],
-                capture_output=True, text=True, check=False)
-            assert done.stdout.splitlines()[-1].split()[0] == "0", done.stderr
-            by_worker.append("site files written by the worker process" in done.stdout)
+            by_worker.append(_build_and_tell(src, tmp_path / workers, workers, "-v")[1])
             page = src / "more0.rst"
             page.write_text(page.read_text() + "\nOne more line.\n")
         if workers == "1" and worker_count(MIN_PAGES_BESIDE_TOOL + 5, enabled=True) > 0:

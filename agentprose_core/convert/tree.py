@@ -352,10 +352,9 @@ class ElementIndex:
 
     def attached(self, element: Element) -> bool:
         """True while ``element`` is still inside the root."""
-        root = self.root
-        if element is root:
+        if element is self.root:
             return True
-        return any(ancestor is root for ancestor in element.iterancestors())
+        return any(ancestor is self.root for ancestor in element.iterancestors())
 
     def _live(self, groups: Iterable[list[Element]]) -> list[Element]:
         merged = {el: None for group in groups for el in group}

@@ -11,15 +11,15 @@ it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError, OutputError
 from agentprose_core.files import update_in_place
 from agentprose_core.output.publish import write_view
 from agentprose_core.parallel.cache import convert_cached
-from agentprose_core.parallel.wire import from_wire, to_wire
+from agentprose_core.parallel.wire import WiredTexts
 from agentprose_core.records.page import make_record
 from agentprose_core.render.decorate import head_additions
 
@@ -64,7 +64,7 @@ class SitePages:
 
 
 @dataclass(frozen=True)
-class PageJob:
+class PageJob(WiredTexts):
     """One page as Sphinx knows it when it writes it. ``modified`` is the time of its
     sources, needed only when the metadata has none; ``metatags`` is what the head
     holds already (other extensions' tags)."""
@@ -83,23 +83,7 @@ class PageJob:
     in_nav: bool
     metatags: str
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # The page's HTML as bytes: pickled as str, Sphinx's copy would grow.
-        values = [getattr(self, name) for name in _FIELDS]
-        return (_page_job, tuple(to_wire(value) if name in _TEXTS else value
-                                 for name, value in zip(_FIELDS, values, strict=True)))
-
-
-_TEXTS = ("body", "metatags")
-
-
-def _page_job(*values: Any) -> PageJob:
-    given: dict[str, Any] = {name: from_wire(value) if name in _TEXTS else value
-                             for name, value in zip(_FIELDS, values, strict=True)}
-    return PageJob(**given)
-
-
-_FIELDS = tuple(item.name for item in fields(PageJob))
+    wired = ("body", "metatags")  # pickled as str, Sphinx's copies would grow
 
 
 @dataclass(frozen=True)

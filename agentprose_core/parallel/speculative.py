@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agentprose_core.convert.fences import fences_of
 from agentprose_core.model import Conversion
 from agentprose_core.parallel.cache import cache_key, site_digest
 from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL
 from agentprose_core.parallel.pool import WorkerPool, WorkerState, remember
-from agentprose_core.parallel.wire import from_wire, to_wire
+from agentprose_core.parallel.wire import WiredTexts
 
 if TYPE_CHECKING:
     from agentprose_core.parallel.cache import ConversionCache
@@ -106,23 +106,15 @@ class Build:
 
 
 @dataclass(frozen=True)
-class Task:
+class Task(WiredTexts):
     """One page to convert; ``key`` is its cache key, if there is a cache."""
+
+    wired = ("fragment", "source_markdown")  # pickled as str, the tool's copies would grow
 
     fragment: str
     page_url: str
     source_markdown: str
     key: str | None
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # The texts as bytes: pickled as str, the build tool's copies would grow.
-        return (_task, (to_wire(self.fragment), self.page_url, to_wire(self.source_markdown),
-                        self.key))
-
-
-def _task(fragment: str | bytes, page_url: str, source_markdown: str | bytes,
-          key: str | None) -> Task:
-    return Task(from_wire(fragment), page_url, from_wire(source_markdown), key)
 
 
 def warm_up(state: WorkerState, converter: str) -> None:
@@ -151,22 +143,15 @@ def convert_speculatively(state: WorkerState, task: Task) -> Speculative:
 
 
 @dataclass(frozen=True)
-class ListingTask:
+class ListingTask(WiredTexts):
     """A page that lists others, to convert from its themed HTML as written."""
+
+    wired = ("page_html",)
 
     page_html: str
     page_url: str
     site_map: Mapping[str, str]
     settings: Settings
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_listing_task, (to_wire(self.page_html), self.page_url, self.site_map,
-                                self.settings))
-
-
-def _listing_task(page_html: str | bytes, page_url: str, site_map: Mapping[str, str],
-                  settings: Settings) -> ListingTask:
-    return ListingTask(from_wire(page_html), page_url, site_map, settings)
 
 
 def listing_conversion(page_html: str, *, page_url: str, site_map: Mapping[str, str],
@@ -200,8 +185,8 @@ class BackgroundConversions:
     ``site_map`` is every page the build will render (page key -> view URL). Pages
     found in ``cache`` are taken from it; ``pool`` (see :func:`conversion_pool`)
     converts the others on a site of more than :data:`MIN_PAGES_BESIDE_TOOL` pages. On
-    a smaller site, or without a pool, the caller converts them. The pool is the caller's: it
-    may serve the next build too.
+    a smaller site, or without a pool, the caller converts them. The pool is the
+    caller's: it may serve the next build too.
     """
 
     def __init__(

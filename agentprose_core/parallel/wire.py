@@ -8,7 +8,9 @@ here, the copy is a ``bytes`` object that goes once it is sent."""
 
 from __future__ import annotations
 
-__all__ = ["from_wire", "to_wire"]
+from typing import Any, ClassVar
+
+__all__ = ["WiredTexts", "from_wire", "to_wire"]
 
 
 def to_wire(text: str) -> str | bytes:
@@ -19,3 +21,18 @@ def to_wire(text: str) -> str | bytes:
 def from_wire(value: str | bytes) -> str:
     """The text :func:`to_wire` was given."""
     return value if isinstance(value, str) else value.decode("utf-8", "surrogatepass")
+
+
+class WiredTexts:
+    """For the frozen dataclasses sent to workers: the fields named in ``wired`` are
+    pickled through :func:`to_wire` and read back through :func:`from_wire`."""
+
+    wired: ClassVar[tuple[str, ...]] = ()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: to_wire(value) if name in self.wired else value
+                for name, value in vars(self).items()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update({name: from_wire(value) if name in self.wired else value
+                           for name, value in state.items()})
