@@ -63,10 +63,35 @@ def _code(match: re.Match[str]) -> int:
     return int(hexadecimal, 16) if hexadecimal else int(decimal)
 
 
+# The UTF-8 bytes of the C0 controls no output holds (all but tab, LF and CR) and DEL,
+# and every other byte (what a check deletes to find them).
+_CONTROL_BYTES = bytes([*range(0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+_OTHER_BYTES = bytes(sorted(set(range(256)) - set(_CONTROL_BYTES)))
+_C1_BYTES = re.compile(rb"\xc2[\x80-\x9f]")
+# Lead bytes of U+FDC0-U+FDFF, and the last two bytes of U+xFFFE and U+xFFFF (also of
+# a few characters that are allowed, which the regex then looks at).
+_NONCHARACTER_BYTES = (b"\xef\xb7", b"\xbf\xbe", b"\xbf\xbf")
+
+
+def _surely_clean(text: str) -> bool:
+    """True when ``text`` holds none of the characters :func:`clean_text` changes,
+    found on its UTF-8 bytes: two passes in C instead of the regex's character class
+    test on every character (three times slower on a page). False when unsure."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return False
+    if data.translate(None, _OTHER_BYTES):  # what is left are controls
+        return False
+    if b"\xc2" in data and _C1_BYTES.search(data):
+        return False
+    return not any(marks in data for marks in _NONCHARACTER_BYTES)
+
+
 def clean_text(text: str) -> str:
     """Plain ``text`` without the characters no output may hold: controls are taken
     out, surrogates and noncharacters become U+FFFD."""
-    if _UNSAFE_CHARACTERS.search(text):
+    if not _surely_clean(text) and _UNSAFE_CHARACTERS.search(text):
         text = _UNSAFE_CHARACTERS.sub(_character, text)
     return text
 

@@ -149,7 +149,6 @@ def available_engine(name: str) -> tuple[str, tuple[Diagnostic, ...]]:
 
 
 _BLANK_RUNS = re.compile(r"\n{3,}")
-_TRAILING = re.compile(r"[ \t]+$", re.MULTILINE)
 
 
 def _is_quote(line: str) -> bool:
@@ -172,7 +171,11 @@ def _separate_quotes(lines: list[str], separator: str) -> list[str]:
 
 
 _QUOTE_MARKS = re.compile(r"[ >]*")
-_QUOTED_ROW = re.compile(r"^ *>[ >]*\|", re.MULTILINE)
+# A table row in a quote: at the start, or after a newline (a pattern that starts with
+# a literal is searched for that character first; ``^`` with MULTILINE tries every
+# position, a tenth of a millisecond a page).
+_QUOTED_ROW_FIRST = re.compile(r" *>[ >]*\|")
+_QUOTED_ROW = re.compile(r"\n *>[ >]*\|")
 
 
 def _end_tables(lines: list[str]) -> list[str]:
@@ -194,12 +197,16 @@ def _end_tables(lines: list[str]) -> list[str]:
 def _finish(markdown: str, separator: str) -> str:
     """Our layout rules on the engine's output, before code goes back in."""
     markdown = markdown.replace("\r\n", "\n").replace("\u00a0", " ")
-    markdown = _TRAILING.sub("", markdown)
-    if _QUOTED_ROW.search(markdown):  # a table in a quote, where an engine leaves it open
+    if " \n" in markdown or "\t\n" in markdown or markdown.endswith((" ", "\t")):
+        # No spaces or tabs at the end of a line (str methods: a regex is 5x slower).
+        markdown = "\n".join(line.rstrip(" \t") for line in markdown.split("\n"))
+    if _QUOTED_ROW_FIRST.match(markdown) or _QUOTED_ROW.search(markdown):
+        # a table in a quote, where an engine leaves it open
         markdown = "\n".join(_end_tables(markdown.split("\n")))
     if ">" in markdown or separator in markdown:  # else there is nothing to separate
         markdown = "\n".join(_separate_quotes(markdown.split("\n"), separator))
-    markdown = _BLANK_RUNS.sub("\n\n", markdown)
+    if "\n\n\n" in markdown:
+        markdown = _BLANK_RUNS.sub("\n\n", markdown)
     return markdown.strip("\n") + "\n" if markdown.strip() else ""
 
 

@@ -203,14 +203,17 @@ def drop_tag(element: Element) -> None:
     parent = element.getparent()
     if parent is None:
         return
+    if not len(element):
+        # Its text then its tail, in one: no search for its place among its siblings
+        # (a code line's anchor has thousands of them on a page of highlighted code).
+        put_before(element, (element.text or "") + (element.tail or ""))
+        parent.remove(element)
+        return
     put_before(element, element.text or "")
     index = parent.index(element)
     children = list(element)
-    if children:
-        last = children[-1]
-        last.tail = (last.tail or "") + (element.tail or "")
-    else:
-        put_before(element, element.tail or "")
+    last = children[-1]
+    last.tail = (last.tail or "") + (element.tail or "")
     parent[index : index + 1] = children
 
 

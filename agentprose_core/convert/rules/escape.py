@@ -108,8 +108,13 @@ def _tail_starts_line(element: Element) -> bool:
     return not _shows(element) and _starts_line(element)
 
 
-def _inside(chain: list[Element], tags: frozenset[str]) -> bool:
-    return any(element.tag in tags for element in chain)
+def _tags_around(element: Element, *, itself: bool) -> set[object]:
+    """The tags of the elements a text is inside: ``element``'s ancestors, and
+    ``element`` itself for its own text (not for its tail)."""
+    found: set[object] = {ancestor.tag for ancestor in element.iterancestors()}
+    if itself:
+        found.add(element.tag)
+    return found
 
 
 # Worth a closer look: a character escaped anywhere, a newline, or a first character
@@ -117,13 +122,13 @@ def _inside(chain: list[Element], tags: frozenset[str]) -> bool:
 _CANDIDATE = re.compile(r"[`~<&\]\\_*\[]|\n\s*\S|^\s*[#>+*=|\d-]")
 
 
-def _escaped(text: str, *, chain: list[Element], starts: bool, escaper: _Escaper) -> str:
-    """``text`` escaped for where it stands: ``chain`` is the elements it is inside,
-    innermost first; ``starts`` says whether it starts a line."""
-    if _inside(chain, _CODE_LIKE):
+def _escaped(text: str, *, around: set[object], starts: bool, escaper: _Escaper) -> str:
+    """``text`` escaped for where it stands: ``around`` are the tags of the elements it
+    is inside (see :func:`_tags_around`); ``starts`` says whether it starts a line."""
+    if not around.isdisjoint(_CODE_LIKE):
         # A code span cannot go on after a newline: it is a space there, as in HTML.
         return _NEWLINES.sub(" ", text) if "\n" in text else text
-    if _inside(chain, _NO_BLOCK_SYNTAX):  # a heading or table cell: one line, inline only
+    if not around.isdisjoint(_NO_BLOCK_SYNTAX):  # a heading or a cell: one line, inline only
         text = escaper.anywhere(_NEWLINES.sub(" ", text) if "\n" in text else text)
     else:
         # A blank line would end the paragraph: in HTML it is only a space.
@@ -132,7 +137,7 @@ def _escaped(text: str, *, chain: list[Element], starts: bool, escaper: _Escaper
                  else escaper.anywhere(first)]
         lines.extend(escaper.line_start(line) if line.strip() else line for line in rest)
         text = "\n".join(lines)
-    return escaper.brackets(text) if _inside(chain, _LINKS) else text
+    return escaper.brackets(text) if not around.isdisjoint(_LINKS) else text
 
 
 
@@ -160,10 +165,10 @@ def escape_text(root: Element, placeholders: Placeholders) -> None:
     for element in root.iter():
         text, tail = element.text, element.tail
         if text and candidate(text) and isinstance(element.tag, str):
-            element.text = _escaped(text, chain=[element, *element.iterancestors()],
+            element.text = _escaped(text, around=_tags_around(element, itself=True),
                                     starts=_starts_line(element), escaper=escaper)
         if tail and candidate(tail) and element is not root:
-            element.tail = _escaped(tail, chain=list(element.iterancestors()),
+            element.tail = _escaped(tail, around=_tags_around(element, itself=False),
                                     starts=_tail_starts_line(element), escaper=escaper)
     for image in root.iter("img"):
         alt = image.get("alt") or ""

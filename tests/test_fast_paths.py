@@ -1,0 +1,113 @@
+"""Fast paths on the page path give what their plain regex definitions give.
+
+Each function here replaced a regex over the whole page with string methods (or gated
+the regex behind a cheap test) for speed; the reference below is the rule as it was
+first written, and the fast path must agree with it on any text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agentprose_core.characters import _UNSAFE_CHARACTERS, _character, _surely_clean, clean_text
+from agentprose_core.convert.fragment import _end_tables, _finish, _separate_quotes
+from agentprose_core.convert.tree import Element, drop_tag, new_element, put_before, to_html
+
+SEPARATOR = "AgPrSEPX"
+
+# Text made of what the finishing rules look at, and a little else.
+layout_text = st.lists(
+    st.sampled_from([" ", "  ", "\t", "\n", "\n\n\n", "\r\n", "\r", "\u00a0", ">", "> ",
+                     "|", "| a |", "> | a |", "a", "b c", "-", SEPARATOR, "> " + SEPARATOR]),
+    max_size=40,
+).map("".join)
+
+
+def _finish_reference(markdown: str, separator: str) -> str:
+    markdown = markdown.replace("\r\n", "\n").replace("\u00a0", " ")
+    markdown = re.sub(r"[ \t]+$", "", markdown, flags=re.MULTILINE)
+    if re.search(r"^ *>[ >]*\|", markdown, flags=re.MULTILINE):
+        markdown = "\n".join(_end_tables(markdown.split("\n")))
+    if ">" in markdown or separator in markdown:
+        markdown = "\n".join(_separate_quotes(markdown.split("\n"), separator))
+    markdown = re.sub(r"\n{3,}", "\n\n", markdown)
+    return markdown.strip("\n") + "\n" if markdown.strip() else ""
+
+
+@settings(max_examples=400)
+@given(layout_text)
+def test_finishing_rules_match_their_regex_definition(markdown: str) -> None:
+    assert _finish(markdown, SEPARATOR) == _finish_reference(markdown, SEPARATOR)
+
+
+def test_finishing_rules_on_the_cases_each_gate_skips() -> None:
+    cases = ["a  \nb\t\n", "a \t", "> | x |\n> after", "> | x |\nafter", "x\n> | y |\n> z",
+             "a\n\n\n\nb", "no change\n", ""]
+    for markdown in cases:
+        assert _finish(markdown, SEPARATOR) == _finish_reference(markdown, SEPARATOR)
+
+
+# Every character the rule is about, their neighbours, and some that are always kept.
+unsafe_text = st.lists(
+    st.one_of(
+        st.sampled_from(["\x00", "\x08", "\t", "\n", "\x0b", "\r", "\x1f", " ", "~", "\x7f",
+                         "\x80", "\x9f", "\xa0", "\xb6", "\ud800", "\udfff", "\ufdcf",
+                         "\ufdd0", "\ufdef", "\ufdf0", "\ufffd", "\ufffe", "\uffff",
+                         "\u1ffe", "\u1fff", "\U0001fffe", "\U0001ffff", "\U0001f600",
+                         "\U0010ffff", "a", "é", "—"]),
+        st.characters(),
+    ),
+    max_size=12,
+).map("".join)
+
+
+def _clean_text_reference(text: str) -> str:
+    return _UNSAFE_CHARACTERS.sub(_character, text)
+
+
+@settings(max_examples=500)
+@given(unsafe_text)
+def test_clean_text_matches_its_regex_definition(text: str) -> None:
+    assert clean_text(text) == _clean_text_reference(text)
+    assert _surely_clean(text) <= (clean_text(text) == text)
+
+
+def _drop_tag_reference(element: Element) -> None:
+    parent = element.getparent()
+    assert parent is not None
+    put_before(element, element.text or "")
+    index = parent.index(element)
+    children = list(element)
+    if children:
+        children[-1].tail = (children[-1].tail or "") + (element.tail or "")
+    else:
+        put_before(element, element.tail or "")
+    parent[index : index + 1] = children
+
+
+pieces = st.one_of(st.none(), st.sampled_from(["", " ", "a", "b c"]))
+siblings = st.lists(st.tuples(pieces, pieces, st.booleans()), min_size=1, max_size=4)
+
+
+@given(pieces, siblings, st.integers(min_value=0, max_value=3))
+def test_drop_tag_keeps_text_and_children_in_place(text: str | None,
+                                                  children: list[tuple[str | None, str | None,
+                                                                       bool]],
+                                                  which: int) -> None:
+    def tree() -> Element:
+        parent = new_element("p", text)
+        for own, tail, nested in children:
+            child = new_element("em", own)
+            child.tail = tail
+            if nested:
+                child.append(new_element("b", "x"))
+            parent.append(child)
+        return parent
+
+    fast, reference = tree(), tree()
+    drop_tag(fast[which % len(children)])
+    _drop_tag_reference(reference[which % len(children)])
+    assert to_html(fast) == to_html(reference)
