@@ -25,6 +25,7 @@ from agentprose_core.files import update_in_place
 from agentprose_core.lang import normalize_lang
 from agentprose_core.model import SiteRecord
 from agentprose_core.output.publish import publish
+from agentprose_core.output.release import release_freed_memory
 from agentprose_core.parallel.cache import ConversionCache
 from agentprose_core.parallel.policy import worker_count
 from agentprose_core.parallel.pool import Failed
@@ -329,26 +330,30 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             return None
         return redecorate_page(written, record, self.site, self.settings, kind=kind)
 
-    @event_priority(100)  # before search & co. build their indexes: what we free, they reuse
+    @event_priority(100)  # before search & co. build their indexes: what we free, they get
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         if not (self.config.enabled and self.site and self.assembled):
             return
         self._finish_listings()
+        self._publish(Path(config.site_dir), self.site, self.assembled)
+        self._keep_pages()
+        self.pages, self.records, self.assembled = {}, {}, None  # every page is written
+        release_freed_memory()  # the index builds after us see it free (the build's peak)
+
+    def _publish(self, site_dir: Path, site: SiteRecord, assembled: Assembled) -> None:
+        """Write the views and the site files, and say what was written."""
         try:
             published = publish(
-                Path(config.site_dir), self.site, self.assembled.records,
-                settings=self._publish_settings(),
+                site_dir, site, assembled.records, settings=self._publish_settings(),
                 generator=f"agentprose {__version__} ({_tool()})",
-                llms_sections=self.assembled.llms_sections,
+                llms_sections=assembled.llms_sections,
             )
         except AgentproseError as error:
             raise PluginError(f"agentprose: {error}") from error
-        notes = self.assembled.diagnostics + published.diagnostics
+        notes = assembled.diagnostics + published.diagnostics
         _log(notes + (self.last_changed.notes() if self.last_changed else []),
              self.settings.quiet)
         log.info("%d agent views, %d files written", len(published.pages), len(published.files))
-        self._keep_pages()
-        self.pages, self.records, self.assembled = {}, {}, None  # every page is written
 
     def _keep_pages(self) -> None:
         """What the next dirty build does not render again: in this process (serve) and

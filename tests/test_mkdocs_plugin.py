@@ -212,6 +212,37 @@ print(sorted(m for m in ("lxml", "html_to_markdown", "markdownify") if m in sys.
 """
 
 
+# Runs MkDocs' build in this process; when the plugin gives memory back, counts the
+# records still alive (each holds a page's Markdown: they must be gone by then).
+_BUILD_AND_COUNT_RECORDS = """
+import gc
+from mkdocs.__main__ import cli
+import mkdocs_agentprose.plugin as plugin
+alive = []
+plugin.release_freed_memory = lambda: alive.append(
+    sum(type(o).__name__ == "PageRecord" for o in gc.get_objects()))
+try:
+    cli(["build", "-q"])
+except SystemExit as done:
+    if done.code:
+        raise
+print(alive)
+"""
+
+
+def test_records_are_freed_before_memory_goes_back(tmp_path: Path) -> None:
+    # What agentprose frees at on_post_build is only handed back to the system (before
+    # the search plugin builds its index, the build's peak) if nothing holds it still.
+    root = make_site(tmp_path / "site")
+    write_tree(root, {f"docs/more/p{number}.md": f"# Page {number}\n\nText.\n"
+                      for number in range(6)})
+    commit_all(root, "first", "2024-03-01T10:00:00+00:00")
+    done = subprocess.run([sys.executable, "-c", _BUILD_AND_COUNT_RECORDS], cwd=root,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[0]"
+
+
 def test_with_workers_mkdocs_process_never_loads_the_converter(tmp_path: Path) -> None:
     # A blog (its listing pages are converted from the written pages), more pages than
     # a build converts without workers, and a page that links one left out later (a
