@@ -10,7 +10,13 @@ whose Markdown, headings or diagnostics differ (a change meant to be faster must
 leave them at 0).
 
     python bench/fragments.py SITE_DIR [SITE_DIR ...] --base OTHER_CHECKOUT
-                              [--rounds 3] [--runs 3]
+                              [--rounds 3] [--runs 3] [--instructions]
+
+``--instructions`` counts instead of timing: each tree converts every page once under
+valgrind (cachegrind, no cache simulation), and a run that converts no page is taken
+off (imports, start-up). The counts are the same from run to run, where this VM's
+timings move by ±15 % within the hour; they miss what a change does to caches and
+branches, so read both.
 
 A measurement: exits 0 whatever it finds (2 on bad usage).
 """
@@ -19,6 +25,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -48,11 +57,12 @@ def _child(tree: str, pages_file: str, rounds: int) -> None:
     import time
 
     sys.path.insert(0, tree)
-    from agentprose_core.convert.fragment import convert_fragment
+    from agentprose_core.convert.fragment import available_engine, convert_fragment
     from agentprose_core.settings import Settings
 
     pages = json.loads(Path(pages_file).read_text(encoding="utf-8"))
     settings, site_map = Settings(), {}
+    available_engine(settings.converter)  # loaded before any page, as a worker does
     best, outputs = [float("inf")] * len(pages), []
     for round_ in range(rounds + 1):  # the first round warms up
         for number, (url, fragment) in enumerate(pages):
@@ -74,6 +84,47 @@ def _run(tree: Path, pages_file: Path, rounds: int) -> dict[str, object]:
     return result
 
 
+_INSTRUCTIONS = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def _counted(tree: Path, pages_file: Path) -> tuple[int, dict[str, object]]:
+    """The instructions of one process that converts every page once, and its output."""
+    done = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+         sys.executable, __file__, "--child", str(tree), str(pages_file), "0"],
+        capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    found = _INSTRUCTIONS.search(done.stderr)
+    if found is None:
+        raise SystemExit(f"no instruction count in valgrind's report:\n{done.stderr[-2000:]}")
+    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return int(found.group(1).replace(",", "")), result
+
+
+def _instructions(trees: dict[str, Path], pages_file: Path,
+                  empty_file: Path) -> tuple[dict[str, float], dict[str, object]]:
+    """Millions of instructions each tree spends on the pages, and its outputs."""
+    counts, outputs = {}, {}
+    for name, tree in trees.items():
+        total, result = _counted(tree, pages_file)
+        start, _ = _counted(tree, empty_file)
+        counts[name], outputs[name] = (total - start) / 1e6, result["outputs"]
+    return counts, outputs
+
+
+def _timed(trees: dict[str, Path], pages_file: Path, rounds: int,
+           runs: int) -> tuple[dict[str, float], dict[str, object]]:
+    """Each tree's fastest sum of conversions in milliseconds, and its outputs."""
+    times: dict[str, list[float]] = {name: [] for name in trees}
+    outputs: dict[str, object] = {}
+    for run in range(runs):
+        order = list(trees.items())
+        for name, tree in order if run % 2 == 0 else order[::-1]:
+            result = _run(tree, pages_file, rounds)
+            times[name].append(float(str(result["seconds"])) * 1000)
+            outputs[name] = result["outputs"]
+    return {name: min(found) for name, found in times.items()}, outputs
+
+
 def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         _child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
@@ -83,33 +134,35 @@ def main() -> int:
     parser.add_argument("--base", type=Path, required=True, help="the checkout to compare")
     parser.add_argument("--rounds", type=int, default=3, help="conversions per process")
     parser.add_argument("--runs", type=int, default=3, help="processes per tree")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions under valgrind instead of timing")
     args = parser.parse_args()
     here, base = HERE.parent, args.base.resolve()
     if not (base / "agentprose_core").is_dir():
         parser.error(f"--base {base} holds no agentprose_core: give an agentprose checkout")
+    if args.instructions and shutil.which("valgrind") is None:
+        parser.error("--instructions needs valgrind on the PATH (apt install valgrind)")
     import tempfile
 
-    print("| site | pages | base ms | this ms | ratio | pages that differ |")
+    unit = "M instructions" if args.instructions else "ms"
+    print(f"| site | pages | base {unit} | this {unit} | ratio | pages that differ |")
     print("|---|---|---|---|---|---|")
+    trees = {"base": base, "this": here}
     for site_dir in args.sites:
         pages = _pages(site_dir)
         with tempfile.TemporaryDirectory() as scratch:
-            pages_file = Path(scratch) / "pages.json"
+            pages_file, empty_file = Path(scratch) / "pages.json", Path(scratch) / "none.json"
             pages_file.write_text(json.dumps(pages), encoding="utf-8")
-            times: dict[str, list[float]] = {"base": [], "this": []}
-            outputs: dict[str, object] = {}
-            for run in range(args.runs):
-                order = [("base", base), ("this", here)]
-                for name, tree in order if run % 2 == 0 else order[::-1]:
-                    result = _run(tree, pages_file, args.rounds)
-                    times[name].append(float(str(result["seconds"])))
-                    outputs[name] = result["outputs"]
+            empty_file.write_text("[]", encoding="utf-8")
+            if args.instructions:
+                figures, outputs = _instructions(trees, pages_file, empty_file)
+            else:
+                figures, outputs = _timed(trees, pages_file, args.rounds, args.runs)
         base_outputs, these = outputs["base"], outputs["this"]
         assert isinstance(base_outputs, list) and isinstance(these, list)
         differ = sum(a != b for a, b in zip(base_outputs, these, strict=True))
-        b, t = min(times["base"]), min(times["this"])
-        print(f"| {site_dir} | {len(pages)} | {b * 1000:.0f} | {t * 1000:.0f} | {t / b:.3f} "
-              f"| {differ} |")
+        b, t = figures["base"], figures["this"]
+        print(f"| {site_dir} | {len(pages)} | {b:.0f} | {t:.0f} | {t / b:.3f} | {differ} |")
     return 0
 
 

@@ -1,8 +1,9 @@
-"""Fast paths on the page path give what their plain regex definitions give.
+"""Fast paths on the page path give what their plain definitions give.
 
 Each function here replaced a regex over the whole page with string methods (or gated
-the regex behind a cheap test) for speed; the reference below is the rule as it was
-first written, and the fast path must agree with it on any text.
+the regex behind a cheap test), or a general tree operation with a shortcut, for
+speed; the reference beside each test is the rule as it was first written, and the
+fast path must agree with it on any input.
 """
 
 from __future__ import annotations
@@ -89,13 +90,13 @@ def _drop_tag_reference(element: Element) -> None:
 
 
 pieces = st.one_of(st.none(), st.sampled_from(["", " ", "a", "b c"]))
+# Each child of the paragraph: its text, its tail, and whether it holds an element.
+Child = tuple[str | None, str | None, bool]
 siblings = st.lists(st.tuples(pieces, pieces, st.booleans()), min_size=1, max_size=4)
 
 
 @given(pieces, siblings, st.integers(min_value=0, max_value=3))
-def test_drop_tag_keeps_text_and_children_in_place(text: str | None,
-                                                  children: list[tuple[str | None, str | None,
-                                                                       bool]],
+def test_drop_tag_keeps_text_and_children_in_place(text: str | None, children: list[Child],
                                                   which: int) -> None:
     def tree() -> Element:
         parent = new_element("p", text)
