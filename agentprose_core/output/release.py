@@ -2,10 +2,11 @@
 
 MkDocs runs its search plugin (and others that build an index of every page) after
 our ``on_post_build``: that is the peak of a build's memory. The records we free
-before it are small blocks in the C heap, which the C library keeps for later
-``malloc`` calls; the index's large strings get new pages from the system instead, so
-without this the freed records still count in the peak (14-19 MiB on a 1,000-page
-site). ``malloc_trim`` hands the heap's free pages back.
+before it stay in the C heap (the workers' answers were unpickled by the pool's reader
+threads, in a malloc arena of their own), which the C library keeps for later
+``malloc`` calls there; the index's strings get new pages from the system instead, so
+without this the freed records still count in the peak (12 MiB on a 1,000-page site).
+``malloc_trim`` hands the heap's free pages back.
 """
 
 from __future__ import annotations
