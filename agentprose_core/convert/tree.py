@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Container, Iterable
+from collections.abc import Collection, Container, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -302,8 +302,19 @@ def _indexed_classes(names: str) -> tuple[str, ...]:
     return found
 
 
-def _indexed_attributes(names: Collection[str | bytes]) -> tuple[str, ...]:
-    return tuple(name for name in INDEXED_ATTRIBUTES if name in names)
+_ATTRIBUTE_LISTS: dict[tuple[str | bytes, ...], tuple[str, ...]] = {}
+
+
+def _indexed_attributes(names: Sequence[str | bytes]) -> tuple[str, ...]:
+    """The indexed attributes among ``names``; pages repeat a few dozen sets of them."""
+    key = tuple(names)
+    found = _ATTRIBUTE_LISTS.get(key)
+    if found is None:
+        if len(_ATTRIBUTE_LISTS) >= 4096:
+            _ATTRIBUTE_LISTS.clear()
+        found = _ATTRIBUTE_LISTS[key] = tuple(name for name in INDEXED_ATTRIBUTES
+                                              if name in names)
+    return found
 
 
 class ElementIndex:
@@ -323,23 +334,22 @@ class ElementIndex:
         self._classes: dict[str, list[Element]] = {}
         self._attributes: dict[str, list[Element]] = {}
         # One walk; most elements are Pygments tokens with a class and nothing else, so
-        # each costs one list of attribute pairs and one dict lookup.
-        tags, known_classes = INDEXED_TAGS, _CLASS_LISTS
+        # each costs one list of attribute names, its class and one dict lookup.
+        tags, known_classes, class_only = INDEXED_TAGS, _CLASS_LISTS, ["class"]
         for position, element in enumerate(root.iter()):
-            tag = element.tag
-            pairs = element.items()
-            if len(pairs) == 1 and pairs[0][0] == "class":
-                value = str(pairs[0][1])  # lxml's stubs allow bytes; a parsed str gives str
+            names = element.keys()
+            if names == class_only:
+                value = str(element.get("class"))  # lxml's stubs allow bytes; parsed: str
                 wanted = known_classes.get(value)
                 if wanted is None:
                     wanted = _indexed_classes(value)
                 marked: tuple[str, ...] = ()
-            elif pairs:
-                names = [name for name, _ in pairs]
+            elif names:
                 wanted = _indexed_classes(element.get("class", "")) if "class" in names else ()
                 marked = _indexed_attributes(names)
             else:
                 wanted = marked = ()
+            tag = element.tag
             if not (wanted or marked or tag in tags) or not isinstance(tag, str):
                 continue  # not asked about, or a comment or processing instruction
             self._position[element] = position
