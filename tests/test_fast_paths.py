@@ -8,14 +8,26 @@ fast path must agree with it on any input.
 
 from __future__ import annotations
 
+import itertools
 import re
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import agentprose_core.convert.normalize as normalize_module
+from agentprose_core import urls
 from agentprose_core.characters import _UNSAFE_CHARACTERS, _character, _surely_clean, clean_text
 from agentprose_core.convert.fragment import _end_tables, _finish, _separate_quotes
-from agentprose_core.convert.tree import Element, drop_tag, new_element, put_before, to_html
+from agentprose_core.convert.normalize import _rewrite_links
+from agentprose_core.convert.tree import (
+    Element,
+    ElementIndex,
+    drop_tag,
+    new_element,
+    put_before,
+    to_html,
+)
 
 SEPARATOR = "AgPrSEPX"
 
@@ -112,3 +124,62 @@ def test_drop_tag_keeps_text_and_children_in_place(text: str | None, children: l
     drop_tag(fast[which % len(children)])
     _drop_tag_reference(reference[which % len(children)])
     assert to_html(fast) == to_html(reference)
+
+
+# Links as themes write them: text or none, an image, a label, hrefs into the page or
+# out of it, inside a list item (where a link to a page with no view takes the item).
+LINK_TEXTS = [None, "", " ", "x"]
+LINK_HREFS = [None, "#", "#a", " #a ", "#a b", "#a#b", "other/", "other/#a", "javascript:x",
+              "https://e.org/#a"]
+LINK_LABELS: list[dict[str, str]] = [{}, {"title": "T"}, {"aria-label": " "},
+                                     {"aria-label": "L"}]
+PAGE_URLS = ["https://e.org/p/", "https://e.org/p/#x", "https://e.org/gone/",
+             "https://e.org/gone/#x"]
+LinkSpec = tuple[str | None, str | None, dict[str, str], bool, bool]
+
+
+def _links_both_ways(specs: list[LinkSpec], page_url: str) -> tuple[str, str]:
+    def tree() -> Element:
+        root = new_element("div")
+        listing = new_element("ul")
+        root.append(listing)
+        for text, href, label, image, in_item in specs:
+            link = new_element("a", text)
+            if href is not None:
+                link.set("href", href)
+            for name, value in label.items():
+                link.set(name, value)
+            if image:
+                link.append(new_element("img"))
+            if in_item:
+                listing.append(new_element("li"))
+                listing[-1].append(link)
+            else:
+                root.append(link)
+        return root
+
+    site_map = {"https://e.org/other/": "https://e.org/other.md",
+                "https://e.org/gone/": urls.NO_VIEW}
+    fast, reference = tree(), tree()
+    _rewrite_links(ElementIndex(fast), page_url, site_map)
+    with patch.object(normalize_module, "_bare_in_page_anchor", lambda link, href: False):
+        _rewrite_links(ElementIndex(reference), page_url, site_map)
+    return to_html(fast), to_html(reference)
+
+
+def test_each_link_rewritten_alike_with_and_without_the_in_page_anchor_shortcut() -> None:
+    for text, href, label, image, in_item, page_url in itertools.product(
+            LINK_TEXTS, LINK_HREFS, LINK_LABELS, (False, True), (False, True), PAGE_URLS):
+        fast, reference = _links_both_ways([(text, href, label, image, in_item)], page_url)
+        assert fast == reference, (text, href, label, image, in_item, page_url)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(st.sampled_from(LINK_TEXTS), st.sampled_from(LINK_HREFS),
+                          st.sampled_from(LINK_LABELS), st.booleans(), st.booleans()),
+                min_size=2, max_size=5),
+       st.sampled_from(PAGE_URLS))
+def test_links_together_rewritten_alike_with_and_without_the_shortcut(
+        specs: list[LinkSpec], page_url: str) -> None:
+    fast, reference = _links_both_ways(specs, page_url)
+    assert fast == reference

@@ -148,20 +148,34 @@ def _own_text(item: Element) -> str:
     return " ".join(all_text(item).replace(nested, "", 1).split()) if nested else text_of(item)
 
 
+def _bare_in_page_anchor(link: Element, href: str) -> bool:
+    """For a link without text: True when it has nothing to show, no label, and points
+    into its own page (a code line's own anchor). :func:`_rewrite_links` would drop it
+    whatever it found (its target is never ``NO_VIEW``), so it skips the checks."""
+    if len(link) or link.get("title") or link.get("aria-label"):
+        return False
+    bare = href.strip()
+    return len(bare) > 1 and _FRAGMENT_ONLY.match(bare) is not None
+
+
 def _rewrite_links(index: ElementIndex, page_url: str, site_map: Mapping[str, str]) -> None:
     # Most links of a docs page point into it (headings, code lines): a "#…" link goes
     # where the page itself does, with its fragment, looked up once (when first needed:
     # a worker's site map notes what a conversion looked up).
     here: str | None = None
+    in_page = "#" not in page_url
     for link in index.tags("a"):
         href = link.get("href")
+        if link.text is None and in_page and href is not None and _bare_in_page_anchor(link, href):
+            drop_tag(link)  # a code line's own anchor: half the links of a Material page
+            continue
         # A link inside a link (invalid, but parsers keep it) cannot be Markdown.
         nested = next(link.iterancestors("a"), None) is not None
         if href is None or urls.unsafe_scheme(href) or nested:
             drop_tag(link)
             continue
         bare = href.strip()
-        if "#" not in page_url and _FRAGMENT_ONLY.match(bare):
+        if in_page and _FRAGMENT_ONLY.match(bare):
             if here is None:
                 here = _link_target("", page_url, site_map)
             target = here + bare if len(bare) > 1 else here
@@ -172,7 +186,6 @@ def _rewrite_links(index: ElementIndex, page_url: str, site_map: Mapping[str, st
             continue
         label = link.get("title") or link.get("aria-label") or ""
         link.attrib.clear()
-        # Code lines' own anchors (a Material page has thousands) hold nothing at all.
         empty = link.text is None and not len(link)
         if empty or (not all_text(link).strip() and next(link.iter("img"), None) is None):
             if not label.strip():
