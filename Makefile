@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: afdocs demo test lint typecheck unit test-matrix test-py313 test-lowest golden bench bench-quick bench-convert fidelity fuzz realworld realworld-timing clean
+.PHONY: afdocs demo test lint typecheck unit test-matrix test-py313 test-lowest golden bench bench-quick bench-convert fidelity fuzz realworld realworld-timing realworld-instructions clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -120,6 +120,11 @@ realworld: $(STAMP)
 # interleaved pairs (bench/realworld/timing.py). Run it on a quiet machine.
 realworld-timing: $(STAMP)
 	$(BIN)/python bench/realworld/timing.py --checkouts $(REALWORLD_DIR)
+
+# The same four sites, one bare and one agentprose build each under valgrind: every
+# process's instruction count, by role (steady where timings are not; about an hour).
+realworld-instructions: $(STAMP)
+	$(BIN)/python bench/realworld/timing.py --checkouts $(REALWORLD_DIR) --instructions
 
 clean:
 	rm -rf $(VENV) $(PY313_VENV) $(LOWEST_VENV) build dist *.egg-info examples/*/site

@@ -133,7 +133,8 @@ def resummarize(saved: dict[str, object]) -> dict[str, object]:
 # ---- MkDocs ---------------------------------------------------------------------------
 
 def _mkdocs_build(site: Site, checkout: Path, python: Path, variant: str, out: Path,
-                  log: Path, agentprose_checkout: Path) -> Usage:
+                  log: Path, agentprose_checkout: Path, *, prefix: tuple[str, ...] = (),
+                  timeout: int | None = None) -> Usage:
     original = checkout / site.config
     generated = original.with_name(f"mkdocs.realworld-{variant}.yml")
     options = {"site_url": base_url(site), "agentprose": uses_agentprose(variant),
@@ -142,9 +143,10 @@ def _mkdocs_build(site: Site, checkout: Path, python: Path, variant: str, out: P
     try:
         subprocess.run([str(python), str(HERE / "mkdocs_config.py"), str(original),
                         str(generated), json.dumps(options)], check=True, env=env)
-        command = [str(python), "-m", "mkdocs", "build", "--clean", "-f", str(generated),
-                   "-d", str(out)]
-        return _run(command, cwd=original.parent, env=env, log=log, timeout=site.timeout)
+        command = [*prefix, str(python), "-m", "mkdocs", "build", "--clean", "-f",
+                   str(generated), "-d", str(out)]
+        return _run(command, cwd=original.parent, env=env, log=log,
+                    timeout=timeout or site.timeout)
     finally:
         generated.unlink(missing_ok=True)
 
@@ -195,7 +197,8 @@ with open(_SETTINGS["info"], "w", encoding="utf-8") as _stream:
 
 
 def _sphinx_build(site: Site, checkout: Path, python: Path, variant: str, out: Path,
-                  log: Path, agentprose_checkout: Path, *, again: bool = False) -> Usage:
+                  log: Path, agentprose_checkout: Path, *, again: bool = False,
+                  prefix: tuple[str, ...] = (), timeout: int | None = None) -> Usage:
     """A cold build; ``again``: with agentprose's cache, the doctrees kept, and when
     they hold the last build's, an incremental build (Sphinx writes what changed)."""
     scratch = scratch_of(checkout.parent, site)
@@ -211,12 +214,12 @@ def _sphinx_build(site: Site, checkout: Path, python: Path, variant: str, out: P
     doctrees = scratch / f"doctrees-{variant}"
     if not (again and doctrees.exists()):
         _fresh(doctrees)
-    command = [str(python), "-m", "sphinx", "-b", site.builder, "-c", str(conf_dir),
-               "-d", str(doctrees), str(checkout / site.docs_dir), str(out)]
+    command = [*prefix, str(python), "-m", "sphinx", "-b", site.builder, "-c",
+               str(conf_dir), "-d", str(doctrees), str(checkout / site.docs_dir), str(out)]
     env = _env(site, agentprose_checkout if uses_agentprose(variant) else None)
     try:
         return _run(command, cwd=checkout / site.docs_dir, env=env, log=log,
-                    timeout=site.timeout)
+                    timeout=timeout or site.timeout)
     finally:
         if not again:
             shutil.rmtree(doctrees, ignore_errors=True)
@@ -243,9 +246,12 @@ def _empty_output(checkouts: Path, site: Site, variant: str) -> tuple[Path, Path
 
 
 def build(site: Site, checkouts: Path, python: Path, variant: str,
-          agentprose_checkout: Path, *, markers: bool = True) -> BuildResult:
+          agentprose_checkout: Path, *, markers: bool = True, prefix: tuple[str, ...] = (),
+          timeout: int | None = None) -> BuildResult:
     """One cold build of ``site``; the marker page is present in the agentprose variants
-    unless ``markers`` is false (timing compares the same pages)."""
+    unless ``markers`` is false (timing compares the same pages). ``prefix`` runs the
+    build under another command (valgrind, for instruction counts), with ``timeout``
+    instead of the site's."""
     checkout = checkouts / site.name
     out, log = _empty_output(checkouts, site, variant)
     marker = marker_path(checkout, site) if uses_agentprose(variant) and markers else None
@@ -253,7 +259,8 @@ def build(site: Site, checkouts: Path, python: Path, variant: str,
     try:
         if marker is not None:
             marker.write_text(marker_page(marker.suffix), encoding="utf-8")
-        usage = builder(site, checkout, python, variant, out, log, agentprose_checkout)
+        usage = builder(site, checkout, python, variant, out, log, agentprose_checkout,
+                        prefix=prefix, timeout=timeout)
     finally:
         if marker is not None:
             marker.unlink(missing_ok=True)

@@ -8,6 +8,10 @@ drift on the machine falls on both. Each build is a fresh process tree measured 
 of its largest process. Same pages in both (no marker page); MkDocs with
 ``cache: false``, Sphinx with fresh doctrees and ``agentprose_cache = False``.
 
+``--instructions`` counts instead of timing (:mod:`instructions`): one bare and one
+agentprose cold build of each site under valgrind, every process's instructions, by
+role (the tool's process, agentprose's workers, git): steady where timings are not.
+
 ``--rebuild`` times a one-page rebuild instead (:func:`builds.rebuild`): the site's
 ``rebuild_page`` gets one more paragraph and the site is built again as a writer
 rebuilds it, agentprose with its cache on: MkDocs as ``mkdocs serve`` reloads (a first
@@ -16,7 +20,7 @@ full build that is not measured.
 
     python bench/realworld/timing.py [--sites mkdocs-material,httpx,flask,requests]
                                      [--pairs 5] [--checkouts DIR] [--agentprose DIR]
-                                     [--rebuild]
+                                     [--rebuild | --instructions]
 
 Prints one row per site: each figure as agentprose / bare, the median of the pairs'
 ratios with their range, then the medians themselves. Saves every build under
@@ -40,6 +44,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import builds  # noqa: E402
+import instructions  # noqa: E402
 import sites as site_list  # noqa: E402
 from envs import ensure_venv, python_of  # noqa: E402
 from run import snapshot  # noqa: E402
@@ -56,8 +61,11 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--sites", default=DEFAULT_SITES)
     parser.add_argument("--pairs", type=int, default=5)
     parser.add_argument("--agentprose", type=Path, default=HERE.parent.parent)
-    parser.add_argument("--rebuild", action="store_true",
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument("--rebuild", action="store_true",
                         help="time a one-page rebuild instead of a cold build")
+    choice.add_argument("--instructions", action="store_true",
+                        help="count each process's instructions under valgrind instead")
     return parser.parse_args()
 
 
@@ -73,14 +81,20 @@ def _build(site: Any, checkouts: Path, python: Path, kind: str,
             "peak_rss_mib": result.peak_rss_mib}
 
 
-def time_site(site: Any, checkouts: Path, agentprose: Path, pairs: int,
-              kinds: tuple[str, str] = KINDS) -> dict[str, Any]:
+def _python(site: Any, checkouts: Path, agentprose: Path) -> Path:
+    """The site's venv's interpreter, with the agentprose snapshot compiled for it."""
     python = python_of(ensure_venv(checkouts, site, checkouts / ".logs" /
                                    f"{site.name}-pip.log"))
     # Bytecode, as an installed agentprose has (pip compiles it): the builds run with
     # PYTHONDONTWRITEBYTECODE, so the snapshot would otherwise be compiled by every
     # process of every build, the site's own packages not.
     subprocess.run([str(python), "-m", "compileall", "-q", str(agentprose)], check=True)
+    return python
+
+
+def time_site(site: Any, checkouts: Path, agentprose: Path, pairs: int,
+              kinds: tuple[str, str] = KINDS) -> dict[str, Any]:
+    python = _python(site, checkouts, agentprose)
     for kind in kinds:  # warm-up
         _build(site, checkouts, python, kind, agentprose)
     runs: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
@@ -124,18 +138,31 @@ def main() -> int:
     started = dt.datetime.now(dt.UTC)
     stamp = started.strftime("%Y%m%dT%H%M%SZ")
     agentprose = snapshot(args.agentprose.resolve(), checkouts, stamp)
+    tool = instructions.valgrind()
+    if args.instructions and tool is None:
+        print("--instructions needs valgrind: install it (apt-get install valgrind).",
+              file=sys.stderr)
+        return 2
     entries = []
     for site in site_list.by_name([name for name in args.sites.split(",") if name]):
         print(f"== {site.name}", file=sys.stderr, flush=True)
-        entries.append(time_site(site, checkouts, agentprose, args.pairs,
-                                 REBUILD_KINDS if args.rebuild else KINDS))
-    out = checkouts / ".results" / f"timing-{stamp}.json"
+        if args.instructions and tool is not None:
+            python = _python(site, checkouts, agentprose)
+            entries.append(instructions.count_site(site, checkouts, python, agentprose, tool))
+        else:
+            entries.append(time_site(site, checkouts, agentprose, args.pairs,
+                                     REBUILD_KINDS if args.rebuild else KINDS))
+    name = "instructions" if args.instructions else "timing"
+    out = checkouts / ".results" / f"{name}-{stamp}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"started": started.isoformat(), "pairs": args.pairs,
-                               "rebuild": args.rebuild,
+                               "rebuild": args.rebuild, "instructions": args.instructions,
                                "agentprose": str(agentprose), "sites": entries}, indent=2),
                    encoding="utf-8")
-    print_table(entries)
+    if args.instructions:
+        instructions.print_table(entries)
+    else:
+        print_table(entries)
     print(f"\nDetails: {out}")
     return 0
 
