@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprose_core.records.dates import LastChanged, git_history, is_shallow
+from agentprose_core.records.dates import LastChanged, covering_folders, git_history, is_shallow
 from agentprose_core.timefmt import to_utc_iso
 
 
@@ -151,6 +151,51 @@ def test_expected_files_outside_the_docs_folder_join_its_one_git_log(
         # A file nobody announced still gets its date, from the whole repository.
         assert dates.of(tmp_path / "other" / "late.py") == "2025-03-04T05:06:07Z"
         assert dates.latest() == "2025-03-04T05:06:07Z"
+
+
+@pytest.mark.parametrize(("files", "docs", "expected"), [
+    # each file's folder, the folders inside another one left out
+    (["src/pkg/app.py", "src/pkg/cli.py", "src/pkg/json/tag.py"], "docs",
+     ("src/pkg",)),
+    # files in the root, or in a folder that holds the docs, stay files
+    (["CHANGES.rst", "LICENSE.txt"], "docs", ("CHANGES.rst", "LICENSE.txt")),
+    (["project/README.md", "project/src/mod.py"], "project/docs",
+     ("project/README.md", "project/src")),
+    (["site/docs-extra/a.md"], "site/docs", ("site/docs-extra",)),
+    # a folder whose name only begins like another's is not inside it
+    (["src/a/x.py", "src/a-b/y.py", "src/a/b/z.py"], "docs", ("src/a", "src/a-b")),
+    ([], "docs", ()),
+])
+def test_covering_folders(files: list[str], docs: str, expected: tuple[str, ...]) -> None:
+    assert covering_folders(files, docs) == expected
+
+
+def test_expected_files_date_their_folder_too(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # git log follows the expected modules' folder, not each module: the folder's
+    # other files then have their true dates without a pass over the repository
+    from agentprose_core.records import dates as dates_module
+
+    _git(tmp_path, "init", "-q")
+    for folder in ("docs", "src/pkg"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "docs" / "api.rst").write_text("api")
+    (tmp_path / "src" / "pkg" / "a.py").write_text("a")
+    (tmp_path / "src" / "pkg" / "b.py").write_text("b")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    (tmp_path / "src" / "pkg" / "b.py").write_text("b2")
+    _git(tmp_path, "commit", "-qam", "two", when="2025-02-03T04:05:06+00:00")
+    logs = []
+    real = dates_module._git
+    monkeypatch.setattr(dates_module, "_git", lambda directory, *args: (
+        logs.append(args), real(directory, *args))[1])
+    dates = LastChanged(tmp_path / "docs")
+    dates.expect([tmp_path / "src" / "pkg" / "a.py"])
+    assert dates.of(tmp_path / "src" / "pkg" / "a.py") == "2024-01-02T03:04:05Z"
+    assert dates.of(tmp_path / "src" / "pkg" / "b.py") == "2025-02-03T04:05:06Z"
+    (log,) = [args for args in logs if args[0] == "log"]
+    assert log[-2:] == (".", ":(top,literal)src/pkg")
 
 
 def test_a_file_a_plugin_wrote_outside_the_repository_takes_its_newest_commit(
