@@ -195,6 +195,10 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             site_map=site_map(urls, self.base_url, self.settings.view_layout),
             settings=self.settings, cache=self.cache, pool=self.pool,
         )
+        self.last_changed = LastChanged(Path(config.docs_dir),
+                                        self.cache.directory if self.cache else None)
+        if not self.dirty:  # every page is dated in on_env: git reads the history meanwhile
+            self.last_changed.start()
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
@@ -225,8 +229,6 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         if not self.config.enabled:
             return
         finished = self._take_finished_content(files)
-        self.last_changed = LastChanged(Path(config.docs_dir),
-                                        self.cache.directory if self.cache else None)
         self.partial = self.dirty and not self._take_unrendered(files)
         self._hand_over_unrendered()
         lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))

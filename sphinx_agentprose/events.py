@@ -163,6 +163,10 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
         srcdir = Path(app.srcdir)
         plan.last_changed.expect(srcdir / str(dependency) for doc in plan.views
                                  for dependency in env.dependencies.get(doc, ()))
+        # A first build dates every page: git reads the history while Sphinx pickles the
+        # environment. Not beside -j, whose writers are forked (a fork has no thread).
+        if not plan.rebuild and app.parallel <= 1:
+            plan.last_changed.start()
     if plan.settings.cache:
         plan.cache = ConversionCache(_cache_dir(app))
     plan.pages = SitePages(

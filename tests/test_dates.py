@@ -198,6 +198,83 @@ def test_expected_files_date_their_folder_too(tmp_path: Path,
     assert log[-2:] == (".", ":(top,literal)src/pkg")
 
 
+def test_history_read_in_the_background_gives_the_same_dates(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # start(): the git log pass runs in a thread while the tool renders; the answers
+    # are those of a pass run when the first date is asked
+    import threading
+
+    from agentprose_core.records import dates as dates_module
+
+    _git(tmp_path, "init", "-q")
+    for folder in ("docs", "src"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "docs" / "a.md").write_text("a")
+    (tmp_path / "src" / "m.py").write_text("m")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    (tmp_path / "src" / "m.py").write_text("m2")
+    _git(tmp_path, "commit", "-qam", "two", when="2025-02-03T04:05:06+00:00")
+    read_in = []
+    real = dates_module._history
+    monkeypatch.setattr(dates_module, "_history", lambda directory, also=(): (
+        read_in.append((threading.current_thread().name, also)),
+        real(directory, also))[1])
+    answers = []
+    for started in (False, True):
+        read_in.clear()
+        dates = LastChanged(tmp_path / "docs")
+        dates.expect([tmp_path / "src" / "m.py"])
+        if started:
+            dates.start()
+            dates.start()  # once is enough
+        answers.append((dates.head(), dates.of(tmp_path / "docs" / "a.md"),
+                        dates.of(tmp_path / "src" / "m.py"), dates.latest(), dates.notes()))
+        name = "agentprose-git-history" if started else threading.current_thread().name
+        assert read_in == [(name, ("src",))]  # one pass, the expected folder in it
+    assert answers[0] == answers[1]
+    assert answers[1][1:4] == ("2024-01-02T03:04:05Z", "2025-02-03T04:05:06Z",
+                               "2025-02-03T04:05:06Z")
+
+
+def test_a_background_read_that_failed_fails_the_first_question(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentprose_core.records import dates as dates_module
+
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "a.md").write_text("a")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+
+    def broken(directory: Path, also: tuple[str, ...] = ()) -> dict[str, str]:
+        raise OSError("no room left")
+
+    monkeypatch.setattr(dates_module, "_history", broken)
+    dates = LastChanged(tmp_path)
+    dates.start()
+    with pytest.raises(OSError, match="no room left"):
+        dates.of(tmp_path / "a.md")
+
+
+def test_no_background_read_outside_git_or_once_asked(tmp_path: Path) -> None:
+    import threading
+
+    dates = LastChanged(tmp_path)  # not a repository: file times, and no thread
+    before = threading.active_count()
+    dates.start()
+    assert threading.active_count() == before
+    (tmp_path / "a.md").write_text("a")
+    assert dates.of(tmp_path / "a.md").endswith("Z")
+    assert [note.code for note in dates.notes()] == ["no-git"]
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    asked = LastChanged(tmp_path)
+    assert asked.of(tmp_path / "a.md") == "2024-01-02T03:04:05Z"
+    asked.start()  # read already: nothing to start
+    assert threading.active_count() == before
+
+
 def test_a_file_a_plugin_wrote_outside_the_repository_takes_its_newest_commit(
         tmp_path: Path) -> None:
     # Material's blog writes its archive pages into a temporary folder

@@ -230,6 +230,44 @@ print(alive)
 """
 
 
+# Runs MkDocs' build in this process (arguments after the script's name) and prints
+# the name of the thread each git history pass ran in.
+_BUILD_AND_NAME_GIT_THREADS = """
+import sys
+import threading
+from mkdocs.__main__ import cli
+from agentprose_core.records import dates
+read_in = []
+real = dates._history
+def history(directory, also=()):
+    read_in.append(threading.current_thread().name)
+    return real(directory, also)
+dates._history = history
+try:
+    cli(["build", "-q", *sys.argv[1:]])
+except SystemExit as done:
+    if done.code:
+        raise
+print(read_in)
+"""
+
+
+def test_a_build_reads_the_git_history_while_mkdocs_renders(git_site: Path) -> None:
+    # on_nav starts the pass in a thread: the pages are dated in on_env without waiting
+    # for git. A dirty build dates only the pages it renders, when it asks.
+    for extra, expected in (((), "['agentprose-git-history']"), (("--dirty",), "['MainThread']")):
+        for kept in git_site.glob(".cache/**/git-history-*.json"):  # so that git runs
+            kept.unlink()
+        (git_site / "docs/guide/rocks.md").touch()
+        done = subprocess.run([sys.executable, "-c", _BUILD_AND_NAME_GIT_THREADS, *extra],
+                              cwd=git_site, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip().splitlines()[-1] == expected
+    outputs = check_site(git_site / "site", "https://coast.example/docs/", expect_pages=4)
+    assert outputs.views["guide/tide-pools.md"][0]["modified"] == "2024-01-02T03:04:05Z"
+    assert outputs.views["guide/rocks.md"][0]["modified"] == "2025-03-04T05:06:07Z"
+
+
 def test_records_are_freed_before_memory_goes_back(tmp_path: Path) -> None:
     # What agentprose frees at on_post_build is only handed back to the system (before
     # the search plugin builds its index, the build's peak) if nothing holds it still.

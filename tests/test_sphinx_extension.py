@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -158,6 +159,37 @@ def test_pages_built_from_files_outside_the_docs_folder_date_from_git(
     outputs = check_site(Path(app.outdir), BASE)
     assert outputs.views["api.md"][0]["modified"] == "2025-02-03T04:05:06Z"
     assert outputs.views["changes.md"][0]["modified"] == "2025-06-07T08:09:10Z"
+    assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
+
+
+@pytest.mark.parametrize("parallel", [0, 2])
+def test_a_first_build_reads_the_git_history_before_the_first_page(
+        make_app: App, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parallel: int) -> None:
+    # Serial: the one pass starts in a thread at env-updated, the autodoc module's
+    # folder in it, and runs while Sphinx pickles the environment. With -j the writers
+    # are forked processes, which have no thread: the pass runs when a date is asked.
+    import threading
+
+    from agentprose_core.records import dates as dates_module
+
+    repo = tmp_path / "repo"
+    write_tree(repo, SRC_LAYOUT)
+    commit_all(repo, "first", "2024-01-02T03:04:05+00:00")
+    (repo / "src" / "tidepool.py").write_text('"""Tide pools, drained."""\n')
+    commit_all(repo, "module", "2025-02-03T04:05:06+00:00")
+    read_in = []
+    real = dates_module._history
+    monkeypatch.setattr(dates_module, "_history", lambda directory, also=(): (
+        read_in.append((threading.current_thread().name, also)), real(directory, also))[1])
+    sys.modules.pop("tidepool", None)  # autodoc imports this repository's copy
+    try:
+        out = build(make_app, repo / "docs", parallel=parallel)
+    finally:
+        sys.modules.pop("tidepool", None)
+    background = [also for name, also in read_in if name == "agentprose-git-history"]
+    assert background == ([("CHANGES.rst", "src")] if parallel == 0 else [])
+    outputs = check_site(out, BASE)
+    assert outputs.views["api.md"][0]["modified"] == "2025-02-03T04:05:06Z"
     assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
 
 
