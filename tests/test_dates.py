@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -202,8 +203,6 @@ def test_history_read_in_the_background_gives_the_same_dates(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # start(): the git log pass runs in a thread while the tool renders; the answers
     # are those of a pass run when the first date is asked
-    import threading
-
     from agentprose_core.records import dates as dates_module
 
     _git(tmp_path, "init", "-q")
@@ -256,13 +255,15 @@ def test_a_background_read_that_failed_fails_the_first_question(
         dates.of(tmp_path / "a.md")
 
 
-def test_no_background_read_outside_git_or_once_asked(tmp_path: Path) -> None:
-    import threading
+def _git_threads() -> list[threading.Thread]:
+    # by name: other tests' daemon threads (a worker pool's) may end meanwhile
+    return [t for t in threading.enumerate() if t.name == "agentprose-git-history"]
 
+
+def test_no_background_read_outside_git_or_once_asked(tmp_path: Path) -> None:
     dates = LastChanged(tmp_path)  # not a repository: file times, and no thread
-    before = threading.active_count()
     dates.start()
-    assert threading.active_count() == before
+    assert _git_threads() == []
     (tmp_path / "a.md").write_text("a")
     assert dates.of(tmp_path / "a.md").endswith("Z")
     assert [note.code for note in dates.notes()] == ["no-git"]
@@ -272,7 +273,7 @@ def test_no_background_read_outside_git_or_once_asked(tmp_path: Path) -> None:
     asked = LastChanged(tmp_path)
     assert asked.of(tmp_path / "a.md") == "2024-01-02T03:04:05Z"
     asked.start()  # read already: nothing to start
-    assert threading.active_count() == before
+    assert _git_threads() == []
 
 
 def test_a_file_a_plugin_wrote_outside_the_repository_takes_its_newest_commit(
