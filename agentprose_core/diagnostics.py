@@ -110,6 +110,10 @@ CODES: Mapping[str, Code] = _by_name(
     Code("off-site-url", "warning",
          "A page's image, prev or next URL is not on the site's origin, so "
          "`agentprose.json` leaves it out. Point it at the site."),
+    Code("placeholder-leak", "warning",
+         "An internal placeholder of the converter was left in a page's Markdown (the "
+         "engine split or moved it); it was removed, and the text it stood for may be "
+         "missing from that page's view. Please report the page to agentprose."),
     Code("shallow-clone", "warning",
          "The repository is a shallow clone, so git gives every page the date of the last "
          "commit. Fetch the full history: `fetch-depth: 0` in actions/checkout, `git fetch "

@@ -184,3 +184,44 @@ def test_a_themes_content_wrapper_is_no_target() -> None:
     markdown, _ = _convert('<article role="main" id="furo-main-content"><h1>T</h1><p>x</p>'
                            '</article><div role="main" id="main"><p>y</p></div>')
     assert "<a id=" not in markdown
+
+
+# Issue 39: mkdocstrings' ``parameter_headings`` writes a heading into each parameter's
+# table cell; the view has no heading there, but the id is an anchor and nothing leaks.
+PARAMETER_TABLE = (
+    '<table><thead><tr><th>Name</th><th>Type</th></tr></thead><tbody><tr><td>'
+    '<h3 id="f(x)"><code>x</code><a class="headerlink" href="#f(x)">¶</a></h3></td>'
+    "<td><code>int</code></td></tr></tbody></table>"
+)
+
+
+@pytest.mark.parametrize("converter", ["html-to-markdown", "markdownify"])
+def test_a_heading_in_a_table_cell_is_an_anchored_cell(converter: str) -> None:
+    result = convert_fragment(PARAMETER_TABLE, page_url=PAGE, site_map={},
+                              settings=Settings(converter=converter))
+    assert "AgPr" not in result.markdown
+    assert '| <a id="f(x)"></a>`x` | `int` |' in result.markdown
+    assert result.headings == ()  # no heading of the view
+    assert result.diagnostics == ()
+
+
+def test_a_heading_in_a_table_kept_as_html_keeps_its_anchor() -> None:
+    # a cell with a list keeps the table HTML: the anchor token inside it is spliced too
+    markdown, _ = _convert(PARAMETER_TABLE.replace(
+        "<td><code>int</code></td>", "<td><ul><li>a</li><li>b</li></ul></td>"))
+    assert "AgPr" not in markdown
+    assert '<td><a id="f(x)"></a><code>x</code></td>' in markdown
+
+
+def test_a_heading_whose_text_slugs_to_nothing_keeps_its_id() -> None:
+    markdown, headings = _convert('<h2 id="e-5"><code>~</code></h2><p>a</p>')
+    assert markdown.startswith('## <a id="e-5"></a>`~`\n')
+    assert headings == [(2, "e-5", "~")]
+
+
+def test_a_label_after_a_section_title_is_an_anchor() -> None:
+    # ``.. _requestsite-objects:`` after the title "RequestSite objects": the section
+    # took the name, so docutils gives the paragraph ``id1``, and :ref: links to it.
+    markdown, _ = _convert('<section id="requestsite-objects"><h2>RequestSite objects</h2>'
+                           '<p id="id1">Some text.</p></section>')
+    assert '<a id="id1"></a>Some text.' in markdown

@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from agentprose_core.convert.normalize import normalize
-from agentprose_core.convert.placeholders import splice
+from agentprose_core.convert.placeholders import leftover, splice
 from agentprose_core.convert.rules.codeblocks import SourceFence
 from agentprose_core.convert.tree import Element, all_text, parse_fragment, to_html
 from agentprose_core.diagnostics import Diagnostic
@@ -260,7 +260,17 @@ def convert_element(
     document = to_html(normalized.root)
     converted, notes = _run_engine(document, settings.converter, page_url)
     placeholders = normalized.placeholders
-    markdown = splice(_finish(converted, placeholders.separator), placeholders)
+    markdown, stray = leftover(
+        splice(_finish(converted, placeholders.separator), placeholders), placeholders
+    )
+    if stray:  # the invariant every output rests on: no internal token reaches a reader
+        notes = (*notes, Diagnostic(
+            "placeholder-leak",
+            f"{stray} internal placeholder(s) of the converter were left in this page's "
+            "Markdown and removed; some of its text may be missing from the view. Please "
+            "report the page to agentprose.",
+            location=page_url,
+        ))
     return Conversion(
         markdown=markdown,
         headings=normalized.headings,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["Placeholders", "splice"]
+__all__ = ["Placeholders", "leftover", "splice"]
 
 
 def _prefix_for(text: str) -> str:
@@ -72,11 +72,47 @@ def _indent_block(text: str, prefix: str) -> str:
     return "\n".join(out)
 
 
+def _token_pattern(placeholders: Placeholders) -> re.Pattern[str]:
+    return re.compile(re.escape(placeholders.prefix) + r"X\d+X")
+
+
+def _nested_resolved(placeholders: Placeholders, pattern: re.Pattern[str]) -> Placeholders:
+    """The placeholders with the tokens inside their own texts replaced: a table kept as
+    HTML holds the anchors and code of its cells as tokens. A token's text only holds
+    tokens handed out before it, so one pass in the order they were made resolves all."""
+    if not any(placeholders.prefix in text
+               for texts in (placeholders.blocks, placeholders.inlines)
+               for text in texts.values()):
+        return placeholders
+    resolved: dict[str, str] = {}
+    merged = {**placeholders.blocks, **placeholders.inlines}
+    for token in sorted(merged, key=lambda name: int(name[len(placeholders.prefix) + 1:-1])):
+        resolved[token] = pattern.sub(lambda m: resolved.get(m.group(0), ""), merged[token])
+    return Placeholders(
+        prefix=placeholders.prefix,
+        blocks={token: resolved[token] for token in placeholders.blocks},
+        inlines={token: resolved[token] for token in placeholders.inlines},
+    )
+
+
+def leftover(markdown: str, placeholders: Placeholders) -> tuple[str, int]:
+    """``markdown`` without any token that :func:`splice` could not place, and how many
+    there were (none, unless an engine split or moved one); a separator left over (it
+    stands for nothing) goes without being counted."""
+    if placeholders.prefix not in markdown:
+        return markdown, 0
+    markdown = markdown.replace(placeholders.separator, "")
+    # Any prefix is one of ours (no text of the page holds it), whole token or not.
+    stray = re.compile(re.escape(placeholders.prefix) + r"(?:X\d*X?)?")
+    return stray.subn(lambda m: _inline_text(m, placeholders), markdown)
+
+
 def splice(markdown: str, placeholders: Placeholders) -> str:
     """``markdown`` with every token replaced by its text."""
     if not placeholders.blocks and not placeholders.inlines:
         return markdown
-    pattern = re.compile(re.escape(placeholders.prefix) + r"X\d+X")
+    pattern = _token_pattern(placeholders)
+    placeholders = _nested_resolved(placeholders, pattern)
     lines = markdown.split("\n")
     for number, line in enumerate(lines):
         if placeholders.prefix not in line:

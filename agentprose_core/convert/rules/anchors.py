@@ -28,7 +28,10 @@ from agentprose_core.convert.tree import (
 )
 from agentprose_core.model import Heading
 
-__all__ = ["ANCHOR_ATTRIBUTE", "anchor", "heading_id", "outline", "place_anchors", "slug"]
+__all__ = [
+    "ANCHOR_ATTRIBUTE", "anchor", "heading_id", "in_table_cell", "outline", "place_anchors",
+    "slug",
+]
 
 ANCHOR_ATTRIBUTE = "data-agentprose-anchor"
 """Set on a ``<dt>`` whose anchor its definition-list rewrite puts before the term."""
@@ -41,6 +44,10 @@ _NOT_TARGETS = re.compile(
     r"|.*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}.*"
 )
 _AUTOMATIC_LABEL = re.compile(r"id\d+")
+# Blocks whose automatic id can only come from a label (``.. _name:`` before a paragraph
+# whose section took its name): figures, tables and code blocks get numbered ids of
+# their own, which nothing outside the page links.
+_LABELLED_BLOCKS = frozenset({"p", "ul", "ol", "dl", "blockquote"})
 _SLUG_DROPPED = re.compile(r"[^\w\- ]")
 _FIRST_TEXT = frozenset({"p", "li", "dd", "td", "th", "figcaption", "caption", "summary"})
 
@@ -81,11 +88,19 @@ def _api_depth(term: Element) -> int:
                if any(_api_object(child) for child in dl if child.tag == "dt"))
 
 
+def in_table_cell(element: Element) -> bool:
+    """True for an element inside a table cell: a heading there (mkdocstrings'
+    ``parameter_headings``) becomes the cell's text, no heading of the view."""
+    return any(True for _ in element.iterancestors("td", "th"))
+
+
 def outline(root: Element) -> tuple[Heading, ...]:
     """The page's headings, and its documented API objects one level below theirs."""
     found: list[Heading] = []
     level = 1
     for element in root.iter(*HEADINGS, "dt"):
+        if element.tag != "dt" and in_table_cell(element):
+            continue
         if element.tag == "dt":
             if _api_object(element):
                 depth = min(6, level + _api_depth(element))
@@ -109,9 +124,10 @@ def _is_target(element: Element, ident: str, heading_ids: set[str]) -> bool:
         return False
     if _NOT_TARGETS.fullmatch(ident):
         # but a label docutils could not name after itself (``.. _`@pytest.fixture`:``
-        # gets ``id1``) is linked from other pages like any label
-        return _AUTOMATIC_LABEL.fullmatch(ident) is not None and \
-            _heading_after(element) is not None
+        # gets ``id1``; so does a label whose name a section took) is linked from other
+        # pages like any label: before a heading, or on the block it labels
+        return _AUTOMATIC_LABEL.fullmatch(ident) is not None and (
+            element.tag in _LABELLED_BLOCKS or _heading_after(element) is not None)
     if element.tag in ("article", "main") or element.get("role") == "main":
         return False  # a theme's content wrapper (agentprose build): the page itself
     names = classes(element)
@@ -151,7 +167,7 @@ def place_anchors(root: Element, placeholders: Placeholders) -> None:
         ident = heading_id(heading)
         slugs[heading] = slug(text_of(heading).strip("¶ ").strip())
         heading_ids.add(ident)
-        if ident and slugs[heading] and slugs[heading] != ident:
+        if ident and (slugs[heading] != ident or in_table_cell(heading)):
             heading.text = anchor(placeholders, ident) + (heading.text or "").lstrip()
     placed: set[str] = set()
     found = _WITH_ID(root)

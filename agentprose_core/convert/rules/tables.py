@@ -12,6 +12,7 @@ import re
 from lxml import etree
 
 from agentprose_core.convert.placeholders import Placeholders
+from agentprose_core.convert.rules.anchors import HEADINGS, in_table_cell
 from agentprose_core.convert.rules.codeblocks import (
     code_text,
     drop_line_numbers,
@@ -169,6 +170,9 @@ def rewrite_tables(root: Element, placeholders: Placeholders) -> int:
     Returns the number of tables kept as HTML.
     """
     kept = 0
+    for heading in list(root.iter(*HEADINGS)):
+        if in_table_cell(heading):  # its anchor is in place: the cell's text, inline
+            heading.tag = "p"
     for table in reversed(list(root.iter("table"))):
         if table.getparent() is None or "highlighttable" in (table.get("class") or ""):
             continue
