@@ -31,6 +31,7 @@ from agentprose_core.convert.rules.widgets import (
     rewrite_definition_lists,
     rewrite_figures,
     rewrite_footnotes,
+    rewrite_link_cards,
     rewrite_tabs,
     rewrite_task_lists,
     separate_blockquotes,
@@ -82,7 +83,8 @@ def _chrome(index: ElementIndex) -> list[Element]:
         *index.tags(*DROP_TAGS),
         *inputs,
         *(el for el in marked if hidden_by_attributes(el.attrib)),
-        *index.classes(*DROP_CLASSES),
+        # by the class it has now: a rule before this one may have shown an element
+        *(el for el in index.classes(*DROP_CLASSES) if not DROP_CLASSES.isdisjoint(classes(el))),
         *index.classes(*DROP_LINK_CLASSES, tags=("a",)),
     ]
 
@@ -124,7 +126,11 @@ def _link_target(href: str, page_url: str, site_map: Mapping[str, str]) -> str:
     a page left out of every output."""
     absolute = urls.resolve(href, page_url)
     target, _, fragment = absolute.partition("#")
-    view = site_map.get(urls.page_key(target))
+    key = urls.page_key(target)
+    view = site_map.get(key)
+    if view is None and not key.endswith("/") and "." not in key.rpartition("/")[2]:
+        # ``../color`` for the page ``color/``: servers redirect it, so authors write it
+        view = site_map.get(key + "/")
     if view == urls.NO_VIEW:
         return view
     return absolute if view is None else view + ("#" + fragment if fragment else "")
@@ -270,6 +276,33 @@ def _no_nested_strikes(root: Element) -> None:
             drop_tag(element)
 
 
+_EMPHASIS = ("em", "strong", "i", "b")
+
+
+def _merge_adjacent_emphasis(root: Element) -> None:
+    """Runs of one emphasis with nothing but spaces between, as one: Sphinx writes a type
+    ``str | Callable[[...], Any]`` as an ``<em>`` per token, which engines would give as
+    ``*str* *|* *Callable[[...],*``."""
+    for element in list(root.iter(*_EMPHASIS)):
+        if element.getparent() is None:
+            continue  # merged into the one before it
+        following = element.getnext()
+        while following is not None and following.tag == element.tag \
+                and not (element.tail or "").strip() \
+                and following.items() == element.items():
+            text = (element.tail or "") + (following.text or "")
+            if len(element):
+                element[-1].tail = (element[-1].tail or "") + text
+            else:
+                element.text = (element.text or "") + text
+            element.extend(list(following))
+            element.tail = following.tail
+            parent = following.getparent()
+            if parent is not None:
+                parent.remove(following)
+            following = element.getnext()
+
+
 def _unwrap_inline(inline: Element, block: Element) -> None:
     href = inline.get("href") if inline.tag == "a" else None
     drop_tag(inline)
@@ -313,6 +346,7 @@ def normalize(
     notes = _flatten(root)
     index = ElementIndex(root)
     rewrite_tabs(index)  # before the chrome goes: sphinx-tabs labels are <button>s
+    rewrite_link_cards(index)  # and sphinx-design's card links are hidden text
     drop_chrome(index)
     _drop_permalink_marks(index)
     headings = outline(root)
@@ -332,6 +366,7 @@ def normalize(
         aside.tag = "div"
     _out_of_inline_markup(root, placeholders)
     _no_nested_strikes(root)
+    _merge_adjacent_emphasis(root)
     escape_text(root, placeholders)
     separate_blockquotes(root, placeholders)
     return Normalized(root=root, placeholders=placeholders, headings=headings,

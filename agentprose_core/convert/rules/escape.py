@@ -42,6 +42,7 @@ _LINE_START_MARKS = frozenset("#>+*-=_[|")
 _RISKY = re.compile(r"[`~<&\]\\_*]")
 # Inside a link's text (or an image's alt), brackets end it early.
 _BRACKETS = re.compile(r"[\[\]]")
+_ENDS_A_LABEL = re.compile(r"\][ \t]*:").search
 
 
 class _Escaper:
@@ -143,9 +144,10 @@ def _escaped(text: str, *, around: set[object], starts: bool, escaper: _Escaper)
 
 def _prepare_code(root: Element) -> None:
     for code in list(root.iter(*_CODE_LIKE)):
-        if next(code.iterancestors("a"), None) is not None and _BRACKETS.search(all_text(code)):
-            # A bracket in a code span in a link's text still ends the text (or makes
-            # the line a reference definition): such code is kept as escaped text.
+        if next(code.iterancestors("a"), None) is not None and _ENDS_A_LABEL(all_text(code)):
+            # A code span binds tighter than a link's brackets (``[`A[x]`](u)`` is a link
+            # to code), but a line that starts ``[`x]:`` is a reference definition: such
+            # code is kept as escaped text.
             drop_tag(code)
             continue
         for line_break in list(code.iter("br")):  # a code span cannot hold one

@@ -31,6 +31,7 @@ __all__ = [
     "rewrite_definition_lists",
     "rewrite_figures",
     "rewrite_footnotes",
+    "rewrite_link_cards",
     "rewrite_tabs",
     "rewrite_task_lists",
     "separate_blockquotes",
@@ -105,19 +106,35 @@ def _heading_text(kind: str | None, title: str) -> str:
     return f"{kind}: {title}"
 
 
+_TITLE_MARKUP = frozenset({"code", "a", "em", "i", "kbd", "samp", "var", "tt", "sub", "sup"})
+
+
+def _title_markup(label: str, title: str, title_element: Element | None) -> Element:
+    """``**Type: Title**``, the title's code and links kept."""
+    if title_element is None or (label != title and not label.endswith(": " + title)) or \
+            not any(el.tag in _TITLE_MARKUP for el in title_element.iterdescendants()):
+        return new_element("strong", label)
+    strong = new_element("strong", label[: len(label) - len(title)] +
+                         (title_element.text or "").lstrip())
+    strong.extend(list(title_element))
+    if len(strong):
+        strong[-1].tail = (strong[-1].tail or "").rstrip() or None
+    return strong
+
+
 def _as_blockquote(element: Element, *, kind: str | None) -> None:
     title_element = next(
         (child for child in element if child in select(element, _TITLE_SELECTOR)), None
     )
     title = text_of(title_element) if title_element is not None else ""
     if title_element is not None:
-        drop_tree(title_element)
+        drop_tree(title_element)  # its children can still move into the quote's title
     quote = new_element("blockquote")
     # No title element at all (`!!! note ""`): the author chose a box without a title.
     label = _heading_text(kind, title) if title_element is not None else ""
     if label:
         paragraph = new_element("p")
-        paragraph.append(new_element("strong", label))
+        paragraph.append(_title_markup(label, title, title_element))
         quote.append(paragraph)
     quote.extend(as_blocks(element))
     replace(element, quote)
@@ -140,7 +157,8 @@ def rewrite_admonitions(index: ElementIndex) -> None:
 
 def _material_tabs(index: ElementIndex) -> None:
     for tab_set in index.classes("tabbed-set", tags=("div",)):
-        labels = [(text_of(label), label.get("for") or "") for label in select(tab_set, "label")]
+        labels = [(_label_text(label), label.get("for") or "")
+                  for label in select(tab_set, "label")]
         blocks = select(tab_set, "div.tabbed-block") or [
             child for child in tab_set if "tabbed-content" in classes(child)
         ]
@@ -149,16 +167,34 @@ def _material_tabs(index: ElementIndex) -> None:
 
 def _sphinx_design_tabs(index: ElementIndex) -> None:
     for tab_set in index.classes("sd-tab-set", tags=("div",)):
-        labels = [(text_of(label), "") for label in tab_set if "sd-tab-label" in classes(label)]
+        labels = [(_label_text(label), "") for label in tab_set
+                  if "sd-tab-label" in classes(label)]
         blocks = [child for child in tab_set if "sd-tab-content" in classes(child)]
         _labelled_sequence(tab_set, labels, blocks)
 
 
 def _sphinx_tabs(index: ElementIndex) -> None:
     for tab_set in index.classes("sphinx-tabs", tags=("div",)):
-        labels = [(text_of(tab), "") for tab in select(tab_set, "[role=tab]")]
+        labels = [(_label_text(tab), "") for tab in select(tab_set, "[role=tab]")]
         blocks = select(tab_set, "[role=tabpanel]")
         _labelled_sequence(tab_set, labels, blocks)
+
+
+# Icon fonts (Font Awesome) draw their glyphs from Unicode's private use areas.
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
+
+
+def _label_text(label: Element) -> str:
+    """A tab's label as words: an icon font's glyph says nothing to a reader, its
+    ``title`` or ``aria-label`` does."""
+    text = " ".join(_PRIVATE_USE.sub("", text_of(label)).split())
+    if text:
+        return text
+    for element in label.iter():
+        named = element.get("title") or element.get("aria-label")
+        if named and named.strip():
+            return " ".join(named.split())
+    return text_of(label)
 
 
 def _labelled_sequence(
@@ -186,6 +222,27 @@ def rewrite_tabs(index: ElementIndex) -> None:
     _sphinx_tabs(index)
 
 
+def rewrite_link_cards(index: ElementIndex) -> None:
+    """sphinx-design cards with ``:link:``: the whole card is a link whose own text is
+    hidden from readers. The card's title becomes the link (or, untitled, the link is
+    shown), before the hidden text goes with the chrome."""
+    for link in index.classes("sd-hide-link-text", tags=("a",)):
+        card = next((el for el in link.iterancestors() if "sd-card" in classes(el)), None)
+        if card is None or not link.get("href"):
+            continue
+        title = next((el for el in card.iter() if "sd-card-title" in classes(el)), None)
+        # The link itself stays (the page's index knows it); only its class hid it.
+        link.set("class", " ".join(name for name in classes(link) if name != "sd-hide-link-text"))
+        if title is None or next(title.iter("a"), None) is not None:
+            continue  # shown as it is: its text names the target
+        for child in list(link):
+            drop_tree(child)
+        link.text, title.text = title.text, None
+        link.tail = None
+        link.extend(list(title))
+        title.append(link)
+
+
 def _footnote_label(text: str) -> str:
     return "".join(text.split()).strip("[]") or "?"
 
@@ -211,11 +268,19 @@ def rewrite_footnotes(index: ElementIndex, placeholders: Placeholders) -> None:
     for container in index.classes("footnote-list", "footnote", tags=("aside", "dl")):
         notes = []
         for note in select(container, "aside.footnote, [role=doc-footnote]"):
-            label = note.find("span")
+            label = _note_label(note)
             notes.append((_footnote_label(text_of(label) if label is not None else ""), note))
             if label is not None:
                 drop_tree(label)
+            for body in note.findall("dd"):  # a translator's <dt> label and <dd> text
+                drop_tag(body)
         _footnote_definitions(container, notes, placeholders)
+
+
+def _note_label(note: Element) -> Element | None:
+    """A footnote's label: docutils' ``span.label``, or a site translator's ``dt``."""
+    return next((child for child in note if child.tag in ("span", "dt")
+                 and ("label" in classes(child) or child.tag == "span")), None)
 
 
 def _rewrite_citations(index: ElementIndex, placeholders: Placeholders) -> None:

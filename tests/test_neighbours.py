@@ -1,0 +1,116 @@
+"""Markup that neighbours write (other plugins, extensions, site translators), each in
+its smallest form (issue 39): what it must become in the view."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentprose_core.convert.fragment import convert_fragment
+from agentprose_core.settings import Settings
+from agentprose_core.urls import page_key
+
+SITE = "https://docs.example.org/"
+PAGE = SITE + "styles/background/"
+SITE_MAP = {page_key(SITE + "css_types/color/"): SITE + "css_types/color.md",
+            page_key(SITE + "guide/install.html"): SITE + "guide/install.md"}
+ENGINES = pytest.mark.parametrize("converter", ["html-to-markdown", "markdownify"])
+
+
+def convert(html: str, converter: str = "html-to-markdown", page: str = PAGE) -> str:
+    result = convert_fragment(html, page_url=page, site_map=SITE_MAP,
+                              settings=Settings(converter=converter))
+    assert not result.diagnostics, result.diagnostics
+    return result.markdown
+
+
+@ENGINES
+@pytest.mark.parametrize("href", ["../../css_types/color", "../../css_types/color/",
+                                  "../../css_types/color#rgb"])
+def test_a_link_to_a_page_without_its_trailing_slash_goes_to_its_view(
+    converter: str, href: str
+) -> None:
+    fragment = "#rgb" if "#" in href else ""
+    assert convert(f'<p><a href="{href}">color</a></p>', converter) == \
+        f"[color]({SITE}css_types/color.md{fragment})\n"
+
+
+def test_a_link_to_a_file_is_not_taken_for_a_folder() -> None:
+    assert convert('<p><a href="../../guide/install">i</a> <a href="../../x.zip">z</a></p>') \
+        == f"[i]({SITE}guide/install) [z]({SITE}x.zip)\n"
+
+
+LINK_CARD = (
+    '<div class="sd-card sd-sphinx-override sd-mb-3 sd-shadow-sm sd-card-hover docutils">'
+    '<div class="sd-card-body docutils"><div class="sd-card-title sd-font-weight-bold '
+    'docutils">Tide <em>pools</em></div><p class="sd-card-text">Life at low tide.</p></div>'
+    '<a class="sd-stretched-link sd-hide-link-text reference internal" '
+    'href="../../guide/install.html"><span class="doc">Installing</span></a></div>'
+)
+
+
+@ENGINES
+def test_a_sphinx_design_link_card_links_its_title(converter: str) -> None:
+    assert convert(LINK_CARD, converter) == \
+        f"[Tide *pools*]({SITE}guide/install.md)\n\nLife at low tide.\n"
+
+
+def test_an_untitled_link_card_shows_its_link() -> None:
+    untitled = LINK_CARD.replace('sd-card-title', 'sd-card-header')
+    assert convert(untitled.replace("Tide <em>pools</em>", "")) == \
+        f"Life at low tide.\n\n[Installing]({SITE}guide/install.md)\n"
+
+
+@ENGINES
+def test_a_footnote_labelled_by_a_dt_keeps_its_number_and_text(converter: str) -> None:
+    # A site translator that writes docutils' footnotes with <dt>/<dd> inside the aside
+    html = ('<p>Tides<a class="footnote-reference brackets" href="#id6" id="id1" '
+            'role="doc-noteref"><span class="fn-bracket">[</span>2<span class="fn-bracket">]'
+            '</span></a>.</p><aside class="footnote-list brackets">'
+            '<aside class="footnote brackets" id="id6" role="doc-footnote"><dt class="label" '
+            'id="id6">[<a href="#id1">2</a>]</dt><dd><p>Twice a day.</p></dd></aside></aside>')
+    assert convert(html, converter) == "Tides[^2].\n\n[^2]: Twice a day.\n"
+
+
+def test_a_footnote_dd_without_paragraph() -> None:
+    html = ('<aside class="footnote-list brackets"><aside class="footnote brackets" id="id6" '
+            'role="doc-footnote"><dt class="label" id="id6">[<a href="#id1">2</a>]</dt>'
+            "<dd>Twice a day.</dd></aside></aside>")
+    assert convert(html) == "[^2]: Twice a day.\n"
+
+
+@ENGINES
+def test_a_type_written_an_emphasis_per_token_reads_as_one(converter: str) -> None:
+    html = ("<p>(<em>str</em><em> </em><em>|</em><em> </em><em>Callable</em><em>[</em>"
+            "<em>[</em><em>...</em><em>]</em><em>,</em> <em>Any</em><em>]</em><em> </em>"
+            "<em>|</em><em> </em><em>None</em>) – <strong>a</strong> <em>b</em></p>")
+    assert convert(html, converter) == "(*str | Callable[[...], Any] | None*) – **a** *b*\n"
+
+
+@ENGINES
+def test_a_link_to_code_with_brackets_keeps_its_code_span(converter: str) -> None:
+    html = ('<p><a class="reference internal" href="#std-setting-ITEM_PIPELINES">'
+            '<code class="xref std std-setting docutils literal notranslate">'
+            '<span class="pre">ITEM_PIPELINES[x]</span></code></a></p>')
+    assert convert(html, converter) == f"[`ITEM_PIPELINES[x]`]({PAGE}#std-setting-ITEM_PIPELINES)\n"
+
+
+def test_code_that_would_start_a_reference_definition_is_escaped_text() -> None:
+    assert convert('<p><a href="#a"><code>x]: y</code></a></p>') == f"[x\\]: y]({PAGE}#a)\n"
+
+
+@ENGINES
+def test_an_icon_font_tab_label_is_its_title(converter: str) -> None:
+    html = ('<div class="sd-tab-set docutils"><input checked="checked" id="t1" name="s" '
+            'type="radio"><label class="sd-tab-label" for="t1"><i class="fab fa-python" '
+            'title="Python">\uf3e2</i></label><div class="sd-tab-content docutils"><p>pip</p>'
+            '</div><input id="t2" name="s" type="radio"><label class="sd-tab-label" for="t2">'
+            '\uf17a Windows</label><div class="sd-tab-content docutils"><p>winget</p></div></div>')
+    assert convert(html, converter) == "**Python**\n\npip\n\n**Windows**\n\nwinget\n"
+
+
+@ENGINES
+def test_an_admonition_title_keeps_its_code_and_links(converter: str) -> None:
+    html = ('<div class="admonition note"><p class="admonition-title">Use <code>pip</code> or '
+            '<a href="https://pypi.org/">PyPI</a></p><p>Body.</p></div>')
+    assert convert(html, converter) == \
+        "> **Note: Use `pip` or [PyPI](https://pypi.org/)**\n>\n> Body.\n"
