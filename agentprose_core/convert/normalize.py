@@ -69,7 +69,7 @@ DROP_SELECTORS = (
     *sorted(DROP_TAGS), *(f".{c}" for c in sorted(DROP_CLASSES)),
     *(f"a.{c}" for c in sorted(DROP_LINK_CLASSES)),
     "[data-ignore]", "[hidden]", "[aria-hidden=true]", '[style*="display: none"]',
-    "input:not([type=checkbox])",
+    "input:not([type=checkbox])", ".nbinput > div.prompt", ".nboutput > div.prompt",
 )
 """What :func:`drop_chrome` removes, as CSS selectors (for the docs and the tests); see
 :mod:`.hidden` for the exact rule on hidden elements (tab panels are kept)."""
@@ -86,7 +86,17 @@ def _chrome(index: ElementIndex) -> list[Element]:
         # by the class it has now: a rule before this one may have shown an element
         *(el for el in index.classes(*DROP_CLASSES) if not DROP_CLASSES.isdisjoint(classes(el))),
         *index.classes(*DROP_LINK_CLASSES, tags=("a",)),
+        *(el for el in index.classes("prompt", tags=("div",)) if _notebook_prompt(el)),
     ]
+
+
+_NOTEBOOK_CELLS = frozenset({"nbinput", "nboutput"})
+
+
+def _notebook_prompt(element: Element) -> bool:
+    """nbsphinx's ``[6]:`` before a cell's input or output: an execution count, no code."""
+    parent = element.getparent()
+    return parent is not None and not _NOTEBOOK_CELLS.isdisjoint(classes(parent))
 
 
 _PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", ""})

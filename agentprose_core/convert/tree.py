@@ -277,7 +277,7 @@ INDEXED_CLASSES = frozenset({
     "hash-link", "arithmatex", "math", "katex", "MathJax_Preview", "katex-display",
     "math-display", "admonition", "topic", "tabbed-set", "sd-tab-set", "sphinx-tabs",
     "footnote-ref", "footnote-reference", "footnote", "footnote-list", "citation",
-    "citation-list", "classifier", "task-list-control", "task-list-indicator",
+    "citation-list", "classifier", "task-list-control", "task-list-indicator", "prompt",
 })
 # Inside a code block: line numbers (Pygments, pymdownx), copy buttons, annotation marks,
 # recognized by these substrings of the class attribute (or the whole attribute "ln").

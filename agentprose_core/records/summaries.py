@@ -47,8 +47,12 @@ _MATH = re.compile(r"\$[^$]*\$|\\\(.*?\\\)")
 
 def _is_sentence(text: str) -> bool:
     """Two words at least (or a few CJK characters): one word is a fragment after a
-    colon ("allow."), a label or a file name, not what a page is about."""
+    colon ("allow."), a label or a file name, not what a page is about; nor is a URL."""
+    text = _URL.sub("", text)
     return len(_WORDS.findall(text)) >= 2 or len(_CJK.findall(text)) >= 4
+
+
+_URL = re.compile(r"\b(?:[a-z][a-z0-9+.-]*://|www\.)\S+", re.IGNORECASE)
 
 
 _FENCE = re.compile(r"(`{3,}|~{3,}|\$\$)")
@@ -71,9 +75,14 @@ def _prose_paragraphs(markdown: str) -> Iterator[tuple[str | None, str]]:
     lines: list[str] = []
     ended: str | None = None  # a paragraph a blank line ended: what follows tells more
     fence: str | None = None
-    in_html = False
+    in_html = in_list = False
     for line in _without_front_matter(markdown).split("\n"):
         stripped = line.strip()
+        # A list runs over its items' indented lines (and blank lines between them).
+        in_list = fence is None and not in_html and (_LIST_ITEM.match(line) is not None or (
+            in_list and (not stripped or line[:1] in (" ", "\t"))))
+        if in_list and not lines:
+            continue
         if ended is not None and stripped:
             opens = _opened_fence(stripped) if not _is_prose(line, continuing=False) else None
             yield ended, "math" if opens in ("$$", "\\]") else "code" if opens else ""
@@ -100,6 +109,7 @@ def _prose_paragraphs(markdown: str) -> Iterator[tuple[str | None, str]]:
 
 
 _HEADING = re.compile(r"#{1,6}(?:\s|$)")
+_LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
 _HTML_START = re.compile(r"</?[A-Za-z][\w-]*(\s|/?>|$)")

@@ -198,17 +198,17 @@ def replace_code_blocks(
     block whose language the theme left out of the HTML gets the language of the
     source fence with the same code. ``index``, the index of ``root``, spares a walk.
     """
-    hints = _FenceHints(source_fences)
     drop_line_numbers(root, index)
     count = 0
     blocks = list(_code_blocks(root))
+    texts = [code_text(pre) for pre in blocks]
+    hints = _FenceHints(source_fences, texts)
     under = _blocks_under(blocks)
-    for pre in blocks:
+    for pre, text in zip(blocks, texts, strict=True):
         target = _block_to_replace(pre)
         explicit = language_of(pre)
         title = _title_inside(target)
         named = None if explicit else _language_of_named_file(target, title, under)
-        text = code_text(pre)
         from_source = hints.language_for(text)  # asked for every block: it keeps the order
         language = explicit or from_source or named
         block = new_element("p", placeholders.block(fence(text, language)))
@@ -263,9 +263,12 @@ def _key(code: str) -> str:
 class _FenceHints:
     """Source fences matched to HTML blocks by their code, in order."""
 
-    def __init__(self, fences: Sequence[SourceFence]) -> None:
+    def __init__(self, fences: Sequence[SourceFence], codes: Sequence[str]) -> None:
         self._fences = [(fence.language, _key(fence.code)) for fence in fences]
         self._next = 0
+        # What the HTML's blocks hold: a source fence whose code is none of them rendered
+        # no <pre> (a superfences custom fence, a diagram) and holds no place in the order.
+        self._rendered = {_key(code) for code in codes} if fences else set()
 
     def language_for(self, code: str) -> str | None:
         key = _key(code)
@@ -274,12 +277,15 @@ class _FenceHints:
             if fence_key == key:
                 self._next = position + 1
                 return clean_language(language)
-        if self._next < len(self._fences) and _INCLUDE.search(self._fences[self._next][1]):
-            # The source fence pulls its code in from a file (snippets, an include
-            # macro): its code is not the block's, its place in the order is.
-            language = self._fences[self._next][0]
-            self._next += 1
-            return clean_language(language)
+        for position in range(self._next, len(self._fences)):
+            language, fence_key = self._fences[position]
+            if _INCLUDE.search(fence_key):
+                # The source fence pulls its code in from a file (snippets, an include
+                # macro): its code is not the block's, its place in the order is.
+                self._next = position + 1
+                return clean_language(language)
+            if fence_key in self._rendered:
+                return None  # a fence of a later block: this one is not from the source
         return None
 
 
