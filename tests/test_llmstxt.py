@@ -368,8 +368,8 @@ def test_llms_full_streams_one_piece_per_page_in_reading_order() -> None:
         ("", ""),
         ("# Only a heading\n\n```\ncode\n```", ""),
         # issue 39: a list item's continuation line, a bare URL
-        ("- If you have Python, it prevents changing it and potentially\n  messing up your "
-         "os.\n\nA tool for tides.", "A tool for tides."),
+        (("- If you have Python, it prevents changing it and potentially\n  messing up your "
+          "os.\n\nA tool for tides."), "A tool for tides."),
         ("1. a\n   b c d.\n\n   More of the item.\n\nProse here.", "Prose here."),
         ("```\n- x\n  y z.\n```\n\nProse here.", "Prose here."),
         ("https://docs.example.org/en/latest/\n\nProse here.", "Prose here."),

@@ -145,7 +145,8 @@ def test_a_snippet_after_a_custom_fence_keeps_its_language() -> None:
     from agentprose_core.convert.fences import fences_of
 
     html = ('<div class="mermaid">graph LR\n  A --&gt; B</div>'
-            '<div class="highlight"><pre><span></span><code>def ebb():\n    pass\n</code></pre></div>'
+            '<div class="highlight"><pre><span></span><code>def ebb():\n    pass\n'
+            "</code></pre></div>"
             '<div class="highlight"><pre><span></span><code>[tool]\nx = 1\n</code></pre></div>')
     result = convert_fragment(html, page_url=PAGE, site_map=SITE_MAP, settings=Settings(),
                               source_fences=fences_of(SNIPPET_AFTER_CUSTOM_FENCE))
