@@ -309,6 +309,13 @@ def _facts(read: Sequence[_Found]) -> dict[str, PageFacts]:
             for f in read if f.source_meta is not None}
 
 
+def _modified(dates: LastChanged, dated: Path, revision_date: str | None) -> str:
+    """A page's ``modified`` when its metadata has none: the last commit of its file,
+    else what the git-revision-date plugin wrote into the page (its reading of a history
+    we do not have), else :meth:`LastChanged.of` (the newest commit, or the file's time)."""
+    return dates.committed(dated) or revision_date or dates.of(dated)
+
+
 def _dated_file(site_dir: Path, relative: str, source_dir: Path | None) -> Path:
     """The file whose history dates a page: its source when known, else the built file."""
     source = source_of(relative, source_dir) if source_dir else None
@@ -380,7 +387,8 @@ def _records(
         records.append(make_record(
             url=page.url, markdown_url=views[page_key(page.url)], conversion=conversion,
             facts=head_facts(meta, facts.get(page.url), site), tool_title=meta.title,
-            untitled=page.relative, summary=summary, modified=partial(modified.of, dated),
+            untitled=page.relative, summary=summary,
+            modified=partial(_modified, modified, dated, meta.revision_date),
             section=sections.get(page_key(page.url) if nav_sections else page.url, ()),
             prev=prev, next=next_, lang=meta.lang, in_nav=page.url in around,
         ))

@@ -36,7 +36,12 @@ from agentprose_core.parallel.speculative import (
     convert_listing,
 )
 from agentprose_core.records.dates import LastChanged
-from agentprose_core.records.includes import included_files, search_dirs
+from agentprose_core.records.includes import (
+    documented_modules,
+    included_files,
+    module_dirs,
+    search_dirs,
+)
 from agentprose_core.records.listings import with_listing
 from agentprose_core.records.scopes import site_scopes
 from agentprose_core.records.site import (
@@ -107,6 +112,14 @@ def _metadata(page: Page) -> dict[str, Any]:
     return meta
 
 
+def _handler_paths(config: MkDocsConfig) -> object:
+    """mkdocstrings' Python handler's ``paths`` option, as the user wrote it."""
+    plugin = config.plugins.get("mkdocstrings")
+    handlers = getattr(plugin, "config", {}).get("handlers") or {}
+    python = handlers.get("python") if isinstance(handlers, dict) else None
+    return python.get("paths") if isinstance(python, dict) else None
+
+
 def _tool() -> str:
     """``properdocs`` when ProperDocs runs us (it aliases the ``mkdocs`` modules)."""
     return sys.modules["mkdocs"].__name__ if "mkdocs" in sys.modules else "mkdocs"
@@ -141,6 +154,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.titles_shown = False  # the theme writes a page's title when it has no <h1>
         self.docs_dir = Path()
         self.include_dirs: tuple[Path, ...] = ()  # where snippets and includes are found
+        self.module_dirs: tuple[Path, ...] = ()  # where mkdocstrings finds documented code
         self.held: set[str] = set()  # pages not handed to the workers before on_env
         self.pooled = False  # this build converts in the workers
         self.listings: dict[int, _Listing] = {}  # listing pages in the workers, by ticket
@@ -173,8 +187,10 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
         self.titles_shown = config.theme.name == "material"
         self.docs_dir = Path(config.docs_dir)
         snippets = config.mdx_configs.get("pymdownx.snippets") or {}
-        self.include_dirs = search_dirs(snippets.get("base_path", "."),
-                                        config_dir=Path(config.config_file_path or ".").parent)
+        config_dir = Path(config.config_file_path or ".").parent
+        self.include_dirs = search_dirs(snippets.get("base_path", "."), config_dir=config_dir)
+        self.module_dirs = module_dirs(_handler_paths(config), config_dir=config_dir) \
+            if "mkdocstrings" in config.plugins else ()
         self.pages, self.sources, self.order, self.in_nav = {}, {}, [], set()  # serve reuses us
         self.records, self.site, self.assembled, self.last_changed = {}, None, None, None
         self.cache = self._cache(config)
@@ -449,7 +465,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             tool_title=page.title,
             source_file=source,
             included=included_files(markdown, page_file=source, docs_dir=self.docs_dir,
-                                    search=self.include_dirs),
+                                    search=self.include_dirs)
+            + documented_modules(markdown, folders=self.module_dirs),
             section=self._section(page),
             in_nav=page.file.src_uri in self.in_nav,
             source_markdown=markdown,

@@ -24,7 +24,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
@@ -51,7 +51,7 @@ from agentprose_core.urls import page_key
 
 from .config import checked_base_url, checked_settings
 from .order import ReadingOrder, reading_order
-from .refresh import outdated_pages, page_modified, remember_head
+from .refresh import content_files, media_files, outdated_pages, page_modified, remember_head
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -95,6 +95,7 @@ class Plan:
     deferred: DeferredPages | None = None  # pages handed to the worker
     written: set[str] = field(default_factory=set)  # documents this build writes
     rebuild: bool = False  # of a site Sphinx built before: its worker starts early
+    media: frozenset[str] | None = None  # images and downloads: they date no page
 
 
 def _plan(app: Sphinx) -> Plan | None:
@@ -139,7 +140,8 @@ def _start_worker(plan: Plan, pages: int) -> None:
 
 def _page_url(app: Sphinx, plan: Plan, docname: str) -> str:
     # Sphinx gives the path as written (spaces, accents): a URL needs it percent-encoded.
-    return plan.base_url + quote(app.builder.get_target_uri(docname), safe="/#")
+    # (the html builder quotes it already, dirhtml does not: quoted once either way)
+    return plan.base_url + quote(unquote(app.builder.get_target_uri(docname)), safe="/#")
 
 
 def _source(env: BuildEnvironment, docname: str) -> str:
@@ -161,8 +163,9 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     _plan_views(app, env, plan)
     if plan.last_changed is not None:  # one git pass for the pages' files outside srcdir
         srcdir = Path(app.srcdir)
-        plan.last_changed.expect(srcdir / str(dependency) for doc in plan.views
-                                 for dependency in env.dependencies.get(doc, ()))
+        plan.media = media_files(env)
+        plan.last_changed.expect(srcdir / dependency for doc in plan.views
+                                 for dependency in content_files(env, doc, plan.media))
         # A first build dates every page: git reads the history while Sphinx pickles the
         # environment. Not beside -j, whose writers are forked (a fork has no thread).
         if not plan.rebuild and app.parallel <= 1:

@@ -10,9 +10,11 @@ or a repository at another commit than the last build's.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agentprose_core.records.includes import content_dependencies
 from agentprose_core.records.metadata import read_metadata
 from agentprose_core.records.page import out_of_date
 
@@ -24,16 +26,35 @@ if TYPE_CHECKING:
 
     from .events import Plan
 
-__all__ = ["outdated_pages", "page_modified", "remember_head"]
+__all__ = ["content_files", "media_files", "outdated_pages", "page_modified", "remember_head"]
 
 
 def page_modified(app: Sphinx, plan: Plan, docname: str) -> str:
-    """The latest change of the page's source and of every file it includes."""
+    """The latest change of the page's source and of every file its text comes from."""
     srcdir = Path(app.srcdir)
+    if plan.media is None:
+        plan.media = media_files(app.env)
     paths = [srcdir / app.env.doc2path(docname, False)]
-    paths += [srcdir / str(dep) for dep in sorted(app.env.dependencies.get(docname, ()))]
+    paths += [srcdir / dep for dep in content_files(app.env, docname, plan.media)]
     assert plan.last_changed is not None  # made at builder-inited
     return plan.last_changed.newest(paths)
+
+
+def media_files(env: BuildEnvironment) -> frozenset[str]:
+    """The site's images and downloads, relative to the source folder."""
+    return frozenset(_relative(env, name) for name in (*env.images, *env.dlfiles))
+
+
+def _relative(env: BuildEnvironment, name: object) -> str:
+    # Sphinx 7 and 8 record dependencies relative to srcdir, Sphinx 9 absolute.
+    return os.path.relpath(Path(env.srcdir) / str(name), env.srcdir).replace(os.sep, "/")
+
+
+def content_files(env: BuildEnvironment, docname: str, media: frozenset[str]) -> list[str]:
+    """The files the document depends on whose text is in its view (not its images,
+    downloads or ``docutils.conf``), relative to the source folder, sorted."""
+    return content_dependencies(
+        sorted(_relative(env, dep) for dep in env.dependencies.get(docname, ())), media=media)
 
 
 def outdated_pages(app: Sphinx, plan: Plan, env: BuildEnvironment,

@@ -314,3 +314,37 @@ def test_generated_and_installed_files_say_nothing_of_a_pages_date(tmp_path: Pat
     assert dates.newest([repo / "docs" / "api.md", installed]) == "2024-01-02T03:04:05Z"
     assert dates.newest([installed]) == "2025-02-03T04:05:06Z"
     assert dates.notes() == []
+
+
+def test_a_file_a_merge_changed_takes_the_merges_time(tmp_path: Path) -> None:
+    # issue 39: the same rule as `git log -1 -- path`: a merge that resolved a conflict
+    # (the file differs from every parent) is the file's last change, not its parent.
+    _git(tmp_path, "init", "-q", "-b", "main")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("base\n")
+    (docs / "b.md").write_text("b\n")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "base", when="2024-01-01T00:00:00+00:00")
+    _git(tmp_path, "checkout", "-qb", "topic")
+    (docs / "a.md").write_text("topic\n")
+    (docs / "b.md").write_text("b from topic\n")
+    _git(tmp_path, "commit", "-qam", "topic", when="2024-02-01T00:00:00+00:00")
+    _git(tmp_path, "checkout", "-q", "main")
+    (docs / "a.md").write_text("main\n")
+    _git(tmp_path, "commit", "-qam", "main", when="2024-03-01T00:00:00+00:00")
+    subprocess.run(["git", "merge", "-q", "topic"], cwd=tmp_path, capture_output=True,
+                   check=False)  # a conflict, resolved below
+    (docs / "a.md").write_text("resolved\n")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "merge", when="2024-03-01T00:00:05+00:00")
+    found = git_history(docs)
+    assert found is not None
+    history = found[1]
+    assert history["docs/a.md"] == "2024-03-01T00:00:05Z"  # resolved in the merge
+    assert history["docs/b.md"] == "2024-02-01T00:00:00Z"  # taken from topic as it was
+    for name in ("a.md", "b.md"):  # what `git log -1 -- path` says
+        out = subprocess.run(["git", "log", "-1", "--format=%ct", "--", f"docs/{name}"],
+                             cwd=tmp_path, capture_output=True, text=True, check=True)
+        expected = dt.datetime.fromtimestamp(int(out.stdout), dt.UTC)
+        assert history[f"docs/{name}"] == expected.strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -510,6 +510,58 @@ def test_mkdocstrings_api_page(tmp_path: Path) -> None:
     assert "How many were found." in body
 
 
+def test_api_pages_date_from_their_code_and_keep_parameter_anchors(tmp_path: Path) -> None:
+    # issue 39: `::: pkg` dates the page by pkg/__init__.py (in the handler's paths);
+    # parameter_headings puts a heading in each parameter's table cell.
+    root = make_site(
+        tmp_path / "proj", theme="material",
+        plugins=[{"mkdocstrings": {"handlers": {"python": {"paths": ["src"], "options": {
+            "parameter_headings": True, "show_root_heading": True}}}}}, "agentprose"],
+        nav=[{"Home": "index.md"}, {"API": "api.md"}],
+    )
+    write_tree(root, {
+        "docs/api.md": "# API\n\n::: coastlib\n",
+        "src/coastlib/__init__.py": (
+            '"""Tools for the shore."""\n\n\n'
+            "def survey(pool: str, depth: float = 1.5) -> int:\n"
+            '    """Count the creatures in a pool.\n\n    Args:\n        pool: The pool name.\n'
+            "        depth: How deep to look.\n    \"\"\"\n    return 0\n"
+        ),
+    })
+    commit_all(root, "first", "2024-01-02T03:04:05+00:00")
+    init = root / "src/coastlib/__init__.py"
+    init.write_text(init.read_text().replace("How deep", "How far down"))
+    commit_all(root, "code", "2025-05-06T07:08:09+00:00")
+    done = mkdocs_build(root, "--strict")
+    assert done.returncode == 0, done.stderr
+    outputs = check_site(root / "site", "https://coast.example/docs/")
+    front, body = outputs.views["api.md"]
+    assert front["modified"] == "2025-05-06T07:08:09Z"
+    assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
+    assert "How far down to look." in body
+    assert '<a id="coastlib.survey(depth)"></a>' in body
+    for output in ("agentprose.json", "llms-full.txt", "api.md"):
+        assert "AgPr" not in (root / "site" / output).read_text(encoding="utf-8")
+
+
+def test_another_plugins_dates_are_not_trusted(tmp_path: Path) -> None:
+    # issue 39: mkdocs-git-revision-date-localized puts its own times in page.meta (the
+    # build time where it finds no history); a hook sets them as the plugin does.
+    root = make_site(tmp_path / "proj", hooks=["hooks.py"])
+    write_tree(root, {"hooks.py": (
+        "def on_page_markdown(markdown, page, **kwargs):\n"
+        "    page.meta['git_revision_date_localized_raw_iso_datetime'] = '2031-01-01 00:00:00'\n"
+        "    page.meta['git_creation_date_localized_raw_iso_datetime'] = '2031-01-01 00:00:00'\n"
+        "    return markdown\n")})
+    commit_all(root, "first", "2024-01-02T03:04:05+00:00")
+    done = mkdocs_build(root, "--strict")
+    assert done.returncode == 0, done.stderr
+    outputs = check_site(root / "site", "https://coast.example/docs/")
+    for front, _ in outputs.views.values():
+        assert front["modified"] == "2024-01-02T03:04:05Z"
+        assert front.get("published") in (None, "2025-06-02T00:00:00Z")
+
+
 def test_material_shows_a_title_the_page_lacks_and_so_does_the_view(tmp_path: Path) -> None:
     root = make_site(tmp_path / "proj", theme="material",
                      nav=[{"Home": "index.md"}, {"Low water": "notes.md"}])

@@ -127,6 +127,35 @@ def test_git_dates_include_included_files(make_app: App, basic: Path) -> None:
     assert outputs.views["guide/rocks.md"][0]["modified"] == "2024-01-02T03:04:05Z"
 
 
+def test_configuration_and_media_do_not_date_a_page(make_app: App, tmp_path: Path) -> None:
+    # issue 39: Sphinx records docutils.conf as a dependency of every document, and each
+    # image: neither is text of the view. A literal include is.
+    srcdir = tmp_path / "src"
+    write_tree(srcdir, {
+        "conf.py": 'project = "Coast"\nextensions = ["sphinx_agentprose"]\n'
+                   f'html_baseurl = "{BASE}"\n',
+        "docutils.conf": "[restructuredtext parser]\ntab_width: 4\n",
+        "index.rst": "Coast\n=====\n\n.. toctree::\n\n   pools\n   code\n\n"
+                     ".. image:: shore.png\n   :alt: The shore\n",
+        "pools.rst": "Pools\n=====\n\nSee :download:`the data <tides.csv>`.\n",
+        "code.rst": "Code\n====\n\n.. literalinclude:: tide.py\n",
+        "shore.png": "not really a png",
+        "tides.csv": "a,b\n",
+        "tide.py": "print('tide')\n",
+    })
+    commit_all(srcdir, "first", "2024-01-02T03:04:05+00:00")
+    for name, text in (("docutils.conf", "[restructuredtext parser]\ntab_width: 8\n"),
+                       ("shore.png", "another png"), ("tides.csv", "a,b\n1,2\n"),
+                       ("tide.py", "print('tides')\n")):
+        (srcdir / name).write_text(text)
+    commit_all(srcdir, "later", "2025-03-04T05:06:07+00:00")
+    out = build(make_app, srcdir)
+    outputs = check_site(out, BASE)
+    assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
+    assert outputs.views["pools.md"][0]["modified"] == "2024-01-02T03:04:05Z"
+    assert outputs.views["code.md"][0]["modified"] == "2025-03-04T05:06:07Z"
+
+
 SRC_LAYOUT = {
     "docs/conf.py": (
         "import sys\nfrom pathlib import Path\n"
@@ -558,3 +587,26 @@ def test_the_worker_s_site_files_module_loads_without_sphinx() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.split() == ["False"]  # importing Sphinx costs the worker 0.1 s
+
+
+@pytest.mark.parametrize(("builder", "page"), [("html", "spacey%20name.html"),
+                                               ("dirhtml", "spacey%20name/")])
+def test_a_document_name_with_a_space_is_quoted_once(
+    make_app: App, tmp_path: Path, builder: str, page: str
+) -> None:
+    # issue 39: Sphinx's html builder quotes target URIs itself; dirhtml does not
+    srcdir = tmp_path / "src"
+    write_tree(srcdir, {
+        "conf.py": 'project = "Coast"\nextensions = ["sphinx_agentprose"]\n'
+                   f'html_baseurl = "{BASE}"\n',
+        "index.rst": "Coast\n=====\n\n.. toctree::\n\n   spacey name\n",
+        "spacey name.rst": "Spacey\n======\n\nText.\n",
+    })
+    out = build(make_app, srcdir, builder)
+    outputs = check_site(out, BASE)
+    urls = [post["url"] for post in outputs.index["posts"]]
+    assert BASE + page in urls
+    assert all("%25" not in url for url in urls)
+    assert "spacey name.md" in outputs.views
+    html = (out / ("spacey name.html" if builder == "html" else "spacey name/index.html"))
+    assert "%2520" not in html.read_text(encoding="utf-8")

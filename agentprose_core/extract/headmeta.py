@@ -20,8 +20,9 @@ published   JSON-LD ``datePublished``; ``article:published_time``; microdata
             ``dcterms.date``, ``dcterms.created``, ``dcterms.issued``
 modified    JSON-LD ``dateModified``; ``article:modified_time``; ``og:updated_time``;
             microdata ``dateModified``; ``dcterms.modified``, ``dc.date.modified``,
-            ``last-modified``; Material blog update; the git-revision-date plugin's
-            "last update" (Material's ``.md-source-file``)
+            ``last-modified``; Material blog update
+revision_date  the git-revision-date plugin's "last update" (Material's
+            ``.md-source-file``): used only where git has no date for the page
 tags        JSON-LD ``keywords``; ``article:tag``; Material tags (``.md-tag``);
             ``keywords``; ``dc.subject``
 image       JSON-LD ``image``; ``og:image``; ``twitter:image``
@@ -74,6 +75,10 @@ class PageMeta:
     lang: str | None = None
     canonical: str | None = None
     site_name: str | None = None
+    revision_date: str | None = None
+    """The git-revision-date plugin's "last update": another tool's reading of git (the
+    author time, or the build time where it had no history), used only when our own git
+    history has no date for the page."""
 
 
 def read_meta(
@@ -99,6 +104,8 @@ def read_meta(
         lang=_lang(page),
         canonical=_canonical(page),
         site_name=site_name,
+        revision_date=_time(page, "the modification date", [
+            ("the git-revision-date plugin", _git_revision_date(page))]),
     )
     return meta, page.diagnostics
 
@@ -187,7 +194,6 @@ def _modified(page: MetaSources) -> str | None:
         *((f"<meta name={k}>", page.tag(k)) for k in (
             "dcterms.modified", "dc.date.modified", "last-modified")),
         ("the Material blog", blog[1].get("datetime") if len(blog) > 1 else None),
-        ("the git-revision-date plugin", _git_revision_date(page)),
     ])
 
 

@@ -69,7 +69,9 @@ def _stored_history(directory: Path, head: str, cache_dir: Path,
     rebuild without a new commit reads a file instead of the whole log."""
     place = hashlib.sha256(str(directory.resolve()).encode()).hexdigest()[:12]
     scope = "\n".join((str(directory.resolve()), *also))
-    key = hashlib.sha256(f"{head}\n{scope}".encode()).hexdigest()[:20]
+    # _HISTORY_RULES changes when the rule of what dates a file does: a stored history
+    # from an older rule is read again.
+    key = hashlib.sha256(f"{_HISTORY_RULES}\n{head}\n{scope}".encode()).hexdigest()[:20]
     path = cache_dir / f"git-history-{place}-{key}.json"
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
@@ -85,6 +87,9 @@ def _stored_history(directory: Path, head: str, cache_dir: Path,
     except (OSError, OutputError):
         pass  # a cache that cannot be written is only slower
     return history
+
+
+_HISTORY_RULES = 2  # 2: merges that changed a file against every parent date it
 
 
 def covering_folders(files: Iterable[str], docs: str) -> tuple[str, ...]:
@@ -115,8 +120,10 @@ def _history(directory: Path, also: tuple[str, ...] = ()) -> GitHistory:
     """When each file under ``directory`` (and under each of ``also``, files or folders
     from the repository's root) last changed, from one ``git log`` pass."""
     tops = [f":(top,literal){path}" for path in also]
-    log = _git(directory, "log", "--no-renames", "--format=%x00%ct", "--name-only", "--",
-               ".", *tops)
+    # -c: a merge lists the files it changed against every parent, which is when
+    # `git log -1 -- path` names the merge itself (a conflict resolved there).
+    log = _git(directory, "log", "--no-renames", "-c", "--format=%x00%ct", "--name-only",
+               "--", ".", *tops)
     history: GitHistory = {}
     when = ""
     for line in (log or "").splitlines():
@@ -251,6 +258,17 @@ class LastChanged:
                 return self.latest()
         self._from_mtime.append(self._shown(path))
         return format_utc(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC))
+
+    def committed(self, path: Path) -> str | None:
+        """The time of the last commit that changed ``path``, or None when git has none
+        for it (no repository, not tracked, outside the repository)."""
+        self._load()
+        if self._root is None:
+            return None
+        resolved = path.resolve()
+        if not self._in_repository(resolved):
+            return None
+        return self._in_history(resolved.relative_to(self._root).as_posix())
 
     def newest(self, paths: Iterable[Path]) -> str:
         """When a page built from ``paths`` last changed: the newest of them that are in

@@ -13,15 +13,26 @@ Each name is looked for in the page's folder, the docs folder, and the extra fol
 the build names (pymdownx.snippets' ``base_path``, the config's folder): the first file
 that exists is the one included. Names that resolve nowhere (URLs, globs, variables)
 are left out.
+
+An API page documents code: mkdocstrings' ``::: package.module.Object`` lines name the
+module whose file (``package/module.py``, or a package's ``__init__.py``) dates the
+page too, looked for in the handler's ``paths``; objects from installed packages
+outside the project resolve to no file and say nothing of the page's date.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Container, Iterable, Iterator, Sequence
+from pathlib import Path, PurePosixPath
 
-__all__ = ["included_files", "search_dirs"]
+__all__ = [
+    "content_dependencies",
+    "documented_modules",
+    "included_files",
+    "module_dirs",
+    "search_dirs",
+]
 
 _SNIPPET_MARK = "--8<--"
 _INLINE_SNIPPET = re.compile(r"""^[ \t>]*-{1,}8<-{1,}[ \t]+(["'])(?P<name>[^"'\n]+)\1""",
@@ -88,3 +99,53 @@ def search_dirs(base_path: object, *, config_dir: Path) -> tuple[Path, ...]:
         base_path if isinstance(base_path, list) else [])
     found = [config_dir / item for item in given if isinstance(item, str)]
     return tuple(dict.fromkeys([*found, config_dir]))
+
+
+_IDENTIFIER = re.compile(r"^[ \t]*:::[ \t]+([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)", re.MULTILINE)
+
+
+def documented_modules(markdown: str, *, folders: Sequence[Path]) -> tuple[Path, ...]:
+    """The module files of the objects that ``markdown``'s ``::: identifier`` lines
+    document, in order, each once: for ``a.b.C``, the first of ``a/b/C.py``,
+    ``a/b/C/__init__.py``, ``a/b.py``, ``a/b/__init__.py``, ``a.py``, ``a/__init__.py``
+    that exists in one of ``folders``."""
+    if ":::" not in markdown:
+        return ()
+    found: dict[Path, None] = {}
+    for match in _IDENTIFIER.finditer(markdown):
+        module = _module_file(match.group(1).split("."), folders)
+        if module is not None:
+            found[module] = None
+    return tuple(found)
+
+
+def _module_file(parts: list[str], folders: Sequence[Path]) -> Path | None:
+    for length in range(len(parts), 0, -1):
+        relative = Path(*parts[:length])
+        for folder in folders:
+            for candidate in (folder / f"{relative}.py", folder / relative / "__init__.py"):
+                if candidate.is_file():
+                    return candidate.resolve()
+    return None
+
+
+def module_dirs(paths: object, *, config_dir: Path) -> tuple[Path, ...]:
+    """Where mkdocstrings' Python handler finds modules: its ``paths`` option (relative
+    to the config's folder; ``.`` by default), then ``src``, where a package installed
+    for development usually lives."""
+    given = [item for item in paths if isinstance(item, str)] if isinstance(paths, list) else []
+    return tuple(dict.fromkeys([*(config_dir / item for item in given or ["."]),
+                                config_dir / "src"]))
+
+
+# Files a build tool reads for every page that say how to build, not what a page says.
+CONFIGURATION_FILES = frozenset({"docutils.conf", "conf.py"})
+
+
+def content_dependencies(dependencies: Iterable[str], *, media: Container[str] = ()) -> list[str]:
+    """Of the files a build tool says a page depends on, those its text comes from
+    (includes, literal includes, documented modules, translations): not configuration
+    (``docutils.conf``, which Sphinx records for every document), nor ``media`` (images,
+    downloads), whose bytes no view holds. Only these date the page."""
+    return [path for path in dependencies
+            if PurePosixPath(path).name not in CONFIGURATION_FILES and path not in media]

@@ -22,11 +22,11 @@ if TYPE_CHECKING:
 
 __all__ = ["PageFacts", "head_facts", "opted_out", "read_metadata"]
 
-# What mkdocs-git-revision-date-localized and common front matter call the times.
-_MODIFIED_KEYS = (
-    "modified", "updated", "last_modified", "git_revision_date_localized_raw_iso_datetime",
-)
-_PUBLISHED_KEYS = ("published", "date", "created", "git_creation_date_localized_raw_iso_datetime")
+# What front matter commonly calls the times. Not the git-revision-date-localized
+# plugin's ``git_*_raw_iso_datetime``: that is another reading of git (author times, or
+# the build time where it finds no history); our own git history dates the page.
+_MODIFIED_KEYS = ("modified", "updated", "last_modified")
+_PUBLISHED_KEYS = ("published", "date", "created")
 
 
 @dataclass(frozen=True)
