@@ -49,6 +49,7 @@ from agentprose_core.records.store import RecordStore
 from agentprose_core.settings import Settings
 from agentprose_core.urls import page_key
 
+from .builders import skip_reason
 from .config import checked_base_url, checked_settings
 from .order import ReadingOrder, reading_order
 from .refresh import content_files, media_files, outdated_pages, page_modified, remember_head
@@ -72,7 +73,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-BUILDERS = ("html", "dirhtml")
 T = TypeVar("T")
 
 
@@ -115,9 +115,11 @@ def _log(diagnostics: Iterable[Diagnostic], docname: str | None = None) -> None:
 
 def builder_inited(app: Sphinx) -> None:
     settings = checked_settings(app.config)  # a mistake was reported at config-inited
-    if settings is None or not settings.enabled or app.builder.name not in BUILDERS:
-        if app.builder.name == "singlehtml":
-            logger.info("agentprose: singlehtml builds get no agent outputs; build html.")
+    if settings is None or not settings.enabled:
+        return
+    skipped = skip_reason(app.builder)
+    if skipped:
+        logger.info("agentprose: %s", skipped)
         return
     site_url = checked_base_url(app.config)
     if site_url is None:

@@ -610,3 +610,38 @@ def test_a_document_name_with_a_space_is_quoted_once(
     assert "spacey name.md" in outputs.views
     html = (out / ("spacey name.html" if builder == "html" else "spacey name/index.html"))
     assert "%2520" not in html.read_text(encoding="utf-8")
+
+
+CUSTOM_BUILDER = (
+    "from sphinx.builders.html import StandaloneHTMLBuilder\n\n\n"
+    "class SiteBuilder(StandaloneHTMLBuilder):\n    name = 'myhtml'\n\n\n"
+    "def setup(app):\n    app.add_builder(SiteBuilder)\n"
+    "    return {'parallel_read_safe': True, 'parallel_write_safe': True}\n"
+)
+
+
+def test_a_sites_own_html_builder_gets_the_outputs(make_app: App, tmp_path: Path) -> None:
+    # issue 39: a builder that subclasses StandaloneHTMLBuilder under another name
+    srcdir = tmp_path / "src"
+    write_tree(srcdir, {
+        "conf.py": "import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\n"
+                   'project = "Coast"\nextensions = ["sitebuilder", "sphinx_agentprose"]\n'
+                   f'html_baseurl = "{BASE}"\n',
+        "sitebuilder.py": CUSTOM_BUILDER,
+        "index.rst": "Coast\n=====\n\n.. toctree::\n\n   pools\n",
+        "pools.rst": "Pools\n=====\n\nText.\n",
+    })
+    out = build(make_app, srcdir, "myhtml")
+    outputs = check_site(out, BASE, expect_pages=2)
+    assert outputs.views["pools.md"][1] == "# Pools\n\nText.\n"
+
+
+@pytest.mark.parametrize(("builder", "says"), [("epub", "e-book"), ("singlehtml", "one page"),
+                                               ("text", "no web pages")])
+def test_a_builder_without_outputs_says_why(make_app: App, basic: Path, builder: str,
+                                            says: str) -> None:
+    app = make_app(builder, srcdir=basic)
+    app.build()
+    assert f"agentprose: the '{builder}' builder" in app._status.getvalue()
+    assert says in app._status.getvalue()
+    assert not (Path(app.outdir) / "agentprose.json").exists()
