@@ -61,10 +61,11 @@ CODES: Mapping[str, Code] = _by_name(
          "Sphinx: `conf.py` sets an `agentprose_*` name that is no option (a typo?); or, as "
          "an error, an option has a value it cannot take and agentprose writes nothing "
          "until it is fixed. Change `conf.py` as the message says."),
-    Code("content-fallback", "info",
-         "`agentprose build`: no known content container on the page, so all of `<body>` "
-         "became its view, navigation included. Set `content_selector` to the element that "
-         "holds the content."),
+    Code("content-fallback", "warning",
+         "`agentprose build`: pages without a known content container (`<main>`, "
+         "`<article>`, a theme's content element), so all of `<body>` became their views, "
+         "header and navigation included, and their titles may be the site's name. Set "
+         "`content_selector` to the element that holds the content."),
     Code("deep-nesting", "warning",
          "Markup nested deeper than the converter follows was kept as its visible text "
          "only; the rest of the page is converted as usual. Flatten that HTML if its "
@@ -103,6 +104,10 @@ CODES: Mapping[str, Code] = _by_name(
          "Some source files are not tracked by git, so their pages take the file's "
          "modification time as `modified`. Commit them, or set `modified` in their "
          "metadata."),
+    Code("not-a-page", "info",
+         "`agentprose build`: an HTML file of the site is a template (`{% … %}` or `{{ … }}`, "
+         "and no `<html>` or `<body>`), such as a theme's `main.html` copied from the docs "
+         "folder, so it gets no agent view. Leave it out with `--exclude` to silence this."),
     Code("off-site-page", "warning",
          "A page's URL or its agent view's URL is not under the site's base URL, so it is "
          "left out of `agentprose.json` and `llms.txt`. Check `site_url` (MkDocs) or "

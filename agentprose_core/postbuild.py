@@ -21,8 +21,14 @@ from agentprose_core.convert.fragment import Conversion, convert_element, conver
 from agentprose_core.convert.tree import Element, detached
 from agentprose_core.diagnostics import Diagnostic, unique
 from agentprose_core.errors import InputError
-from agentprose_core.extract.builtsite import find_pages, page_url_for, source_of
-from agentprose_core.extract.navorder import NavEntry, rendered_nav
+from agentprose_core.extract.builtsite import (
+    MARKDOWN_SUFFIXES,
+    find_pages,
+    page_url_for,
+    source_of,
+)
+from agentprose_core.extract.content import fallbacks_together
+from agentprose_core.extract.navorder import NavEntry, linked_order, rendered_nav
 from agentprose_core.extract.page import decode, has_view, parse_page, without_large_navs
 from agentprose_core.files import update_in_place
 from agentprose_core.model import PageRecord, SiteRecord
@@ -141,9 +147,10 @@ def _read_page(state: WorkerState, relative: str, with_nav: bool) -> _Found:
 
 
 def _source(source_dir: Path | None, relative: str) -> Source | None:
-    """The Markdown source of a page, with ``--source``: what the MkDocs plugin reads."""
+    """The Markdown source of a page, with ``--source``: what the MkDocs plugin reads
+    (a reStructuredText source only dates the page)."""
     path = source_of(relative, source_dir) if source_dir else None
-    return read_source(path, relative) if path else None
+    return read_source(path, relative) if path and path.suffix in MARKDOWN_SUFFIXES else None
 
 
 def _convert(content: Element | None, url: str, views: Mapping[str, str],
@@ -264,8 +271,8 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     found, nav_sections = _in_nav_order(
         [f for f in read if has_view(f.extracted) and page_key(f.url) not in opted_out],
         read[0].nav)
-    for page in found:
-        result.diagnostics.extend(page.extracted.diagnostics)
+    result.diagnostics.extend(fallbacks_together(
+        [d for page in found for d in page.extracted.diagnostics], len(found)))
     urls = [f.url for f in found]
     views = {**left_out, **opted_out, **site_map(urls, base, settings.view_layout)}
     result.diagnostics.extend(Diagnostic("view-collision", message)
@@ -330,14 +337,31 @@ def _in_nav_order(
     Returns the pages (those in the nav first) and each nav page's sections by page key,
     or the pages as they were and None for sites whose navigation we cannot read.
     """
-    if not nav:
-        return found, None
+    if not nav:  # the pages' own prev/next links, where they have them
+        return _linked(found), None
     by_key = {page_key(f.url): f for f in found}
     ordered = [by_key[key] for key, _ in nav if key in by_key]
     listed = {id(f) for f in ordered}
     rest = [f for f in found if id(f) not in listed]
     sections = {key: section for key, section in nav if key in by_key}
     return ordered + rest, sections
+
+
+def _key_of(url: str | None) -> str | None:
+    return page_key(url) if url else None
+
+
+def _linked(found: list[_Found]) -> list[_Found]:
+    """The pages in the order of their ``<link rel="prev|next">`` (as given without)."""
+    if not any(f.extracted.meta.prev or f.extracted.meta.next for f in found):
+        return found
+    by_key: dict[str, list[_Found]] = {}
+    for f in found:
+        by_key.setdefault(page_key(f.url), []).append(f)
+    order = linked_order([(key, _key_of(pages[0].extracted.meta.prev),
+                           _key_of(pages[0].extracted.meta.next))
+                          for key, pages in by_key.items()])
+    return [f for key in order for f in by_key[key]]
 
 
 def _conversions(found: Sequence[_Found], run: _Run, views: dict[str, str],

@@ -645,3 +645,24 @@ def test_a_page_whose_theme_shows_no_content_is_not_compared() -> None:
     shown = page.replace("</article>", "<h1>Home</h1><p>Other.</p><p>More.</p></article>")
     assert roundtrip_findings(shown, page_url="https://x.example/", markdown="# Home\n\nHi.\n",
                               site_map={}) != []
+
+
+def test_a_page_copied_after_the_build_is_no_unlisted_page(site: Path) -> None:
+    # issue 39: a site that copies one page to another name (its landing page) after
+    # the build; the copy's links lead to the page's view.
+    shutil.copy(site / "tide-pools/index.html", site / "landing.html")
+    report = check_site_dir(site, base_url=BASE)
+    assert report.problems == [], report.to_text()
+
+
+def test_a_page_without_a_known_content_container_is_not_compared(site: Path) -> None:
+    # issue 39: a custom theme without <main> or <article>: the checker cannot tell the
+    # content from the header and navigation, which the view rightly lacks.
+    def bare(text: str) -> str:
+        for tag in ("main", "article"):
+            text = re.sub(rf"<{tag}\b", "<div", text).replace(f"</{tag}>", "</div>")
+        return text.replace("<body>", "<body><div>Shore · Home · Guide · About</div>")
+    for page in site.rglob("*.html"):
+        _edit(site, page.relative_to(site).as_posix(), bare)
+    report = check_site_dir(site, base_url=BASE)
+    assert "view-roundtrip" not in report.rules_broken(), report.to_text()

@@ -482,3 +482,47 @@ def test_the_bar_draws_at_most_every_tenth_of_a_second_and_at_the_end(
     err = capsys.readouterr().err
     assert re.findall(r"(\d+)/7 pages read", err) == ["1", "4", "6", "7"]
     assert err.endswith("7/7 pages read\n") and err.count("\n") == 1
+
+
+def _bare_page(title: str, prev: str | None, next_: str | None) -> str:
+    links = "".join(f'<link rel="{rel}" href="{href}">'
+                    for rel, href in (("prev", prev), ("next", next_)) if href)
+    return (f"<!DOCTYPE html><html><head><title>Shore</title>{links}</head><body>"
+            '<div class="header"><a href="index.html">Shore</a> <a href="b.html">B</a></div>'
+            f'<div class="page"><h1>{title}</h1><p>About {title.lower()}.</p></div></body></html>')
+
+
+def test_a_theme_without_a_content_container_warns_once_and_links_set_the_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 39: no <main>/<article> (a custom Sphinx theme); reading order from the
+    # pages' own <link rel="prev|next">, not the alphabet; reST sources date the pages;
+    # a theme template copied into the site is not a page.
+    from .sites import commit_all, write_tree
+
+    root = tmp_path / "proj"
+    write_tree(root, {
+        "docs/index.rst": "Shore\n=====\n", "docs/b.rst": "B\n=\n", "docs/a.txt": "A\n=\n",
+        "site/index.html": _bare_page("Shore", None, "b.html"),
+        "site/b.html": _bare_page("Breakers", "index.html", "a.html"),
+        "site/a.html": _bare_page("Anemones", "b.html", None),
+        "site/theme/main.html": '{% extends "base.html" %}\n{% block content %}{% endblock %}\n',
+    })
+    commit_all(root, "one", "2024-01-02T03:04:05+00:00")
+    (root / "docs/a.txt").write_text("A\n=\n\nMore.\n")
+    commit_all(root, "two", "2025-03-04T05:06:07+00:00")
+    assert main(["build", str(root / "site"), "--base-url", BASE, "--source",
+                 str(root / "docs")]) == 0
+    captured = capsys.readouterr()
+    warnings = [line for line in captured.err.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1, warnings
+    assert "3 of 3 pages have no known content container" in warnings[0]
+    assert "[content-fallback]" in warnings[0]
+    outputs = check_site(root / "site", BASE, expect_pages=3)
+    assert [post["title"] for post in outputs.index["posts"]] == ["Shore", "Breakers",
+                                                                  "Anemones"]
+    assert outputs.views["b.md"][0]["prev"] == BASE
+    assert outputs.views["b.md"][0]["next"] == BASE + "a.html"
+    assert outputs.views["a.md"][0]["modified"] == "2025-03-04T05:06:07Z"
+    assert outputs.views["b.md"][0]["modified"] == "2024-01-02T03:04:05Z"
+    assert not (root / "site/theme/main.md").exists()

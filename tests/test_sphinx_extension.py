@@ -645,3 +645,21 @@ def test_a_builder_without_outputs_says_why(make_app: App, basic: Path, builder:
     assert f"agentprose: the '{builder}' builder" in app._status.getvalue()
     assert says in app._status.getvalue()
     assert not (Path(app.outdir) / "agentprose.json").exists()
+
+
+def test_deleting_one_of_a_sections_two_pages_drops_its_llms_txt(
+    make_app: App, basic: Path
+) -> None:
+    # issue 39: incremental build after guide/ lost one of its two pages: no stale
+    # guide/llms.txt, and the page left links the root llms.txt, as a clean build does.
+    out = build(make_app, basic)
+    assert (out / "guide/llms.txt").is_file()
+    (basic / "guide/rocks.rst").unlink()
+    index = basic / "index.rst"
+    index.write_text(index.read_text().replace("   guide/rocks\n", ""))
+    out = build(make_app, basic)
+    check_site(out, BASE)
+    assert not (out / "guide/llms.txt").exists()
+    page = (out / "guide/tide-pools.html").read_text(encoding="utf-8")
+    assert f'<link rel="describedby" href="{BASE}llms.txt">' in page
+    assert "guide/llms.txt" not in page

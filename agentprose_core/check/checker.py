@@ -14,6 +14,7 @@ validation uses :mod:`.schema_subset`, so it is complete without ``jsonschema``.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from agentprose_core.check.client import HttpRequest, HttpResponse, urllib_fetch
@@ -111,6 +112,7 @@ class _DirReader:
         self.base = base
         self.report = report
         self.pages: set[Path] = set()
+        self.page_texts: set[bytes] = set()  # digests of the listed pages' HTML
 
     def where(self, url: str) -> str:
         try:
@@ -129,9 +131,12 @@ class _DirReader:
         for candidate in candidates:
             path = self.site_dir / candidate
             if path.is_file() and self.root in path.resolve().parents:
+                read = self.file(candidate, url)
                 if kind == "page":
                     self.pages.add(path.resolve())
-                return self.file(candidate, url)
+                    if read.text is not None:  # a copy of the page is one too
+                        self.page_texts.add(hashlib.sha256(read.text.encode()).digest())
+                return read
         return Read(None, url, f"no file {relative}")
 
     def file(self, relative: str, url: str) -> Read:
@@ -147,15 +152,20 @@ class _DirReader:
 
 
 def check_unlisted_pages(check: SiteCheck, reader: _DirReader) -> None:
-    """HTML pages that are not a post's page must not carry the discovery links."""
+    """HTML pages that are not a post's page must not carry the discovery links, unless
+    they are a copy of one, byte for byte (a page copied to ``index.html`` after the
+    build): its links lead to that page's view."""
     for path in sorted(_site_html(reader.site_dir)):
         if path.resolve() in reader.pages:
             continue
         relative = path.relative_to(reader.site_dir).as_posix()
         read = reader.file(relative, check.base + relative)
-        if read.text is not None and has_discovery_links(read.text):
-            check.report.add("discovery-unlisted", relative,
-                             "has discovery links but is not a page listed in agentprose.json")
+        if read.text is None or not has_discovery_links(read.text):
+            continue
+        if hashlib.sha256(read.text.encode()).digest() in reader.page_texts:
+            continue
+        check.report.add("discovery-unlisted", relative,
+                         "has discovery links but is not a page listed in agentprose.json")
 
 
 def _site_html(site_dir: Path) -> list[Path]:

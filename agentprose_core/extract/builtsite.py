@@ -12,7 +12,7 @@ from urllib.parse import quote
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
-__all__ = ["find_pages", "page_url_for", "source_of"]
+__all__ = ["MARKDOWN_SUFFIXES", "SOURCE_SUFFIXES", "find_pages", "page_url_for", "source_of"]
 
 
 def find_pages(site_dir: Path, exclude: Sequence[str] = ()) -> list[str]:
@@ -68,16 +68,25 @@ def page_url_for(relative: str, base_url: str) -> str:
 
 
 def source_of(relative: str, source_dir: Path) -> Path | None:
-    """The Markdown source a MkDocs-style build made ``relative`` from, if it exists.
+    """The source a build made ``relative`` from, if it exists: Markdown first, then
+    reStructuredText (``.rst``, and ``.txt`` as some Sphinx sites name it).
 
     ``a/b/index.html`` comes from ``a/b.md``, ``a/b/index.md`` or ``a/b/README.md``;
-    ``a/b.html`` from ``a/b.md``; ``index.html`` from ``index.md`` or ``README.md``.
+    ``a/b.html`` from ``a/b.md``; ``index.html`` from ``index.md`` or ``README.md``
+    (each with ``.rst`` and ``.txt`` after ``.md``).
     """
     stem = relative[: -len(".html")] if relative.endswith(".html") else relative
     if stem == "index" or stem.endswith("/index"):
         folder = stem[: -len("index")]
-        names = [folder.rstrip("/") + ".md"] if folder else []
-        names += [folder + "index.md", folder + "README.md"]
+        stems = [folder.rstrip("/")] if folder else []
+        stems += [folder + "index", folder + "README"]
     else:
-        names = [stem + ".md"]
+        stems = [stem]
+    names = [name + suffix for suffix in SOURCE_SUFFIXES for name in stems]
     return next((source_dir / name for name in names if (source_dir / name).is_file()), None)
+
+
+SOURCE_SUFFIXES = (".md", ".rst", ".txt")
+"""The sources ``--source`` maps built pages to, in this order."""
+MARKDOWN_SUFFIXES = frozenset({".md"})
+"""Of those, the ones read for front matter and fences (the others only date the page)."""

@@ -30,6 +30,7 @@ __all__ = [
     "ChromeRule",
     "ContentRule",
     "check_selector",
+    "fallbacks_together",
     "find_chrome",
     "find_content",
     "first_heading",
@@ -178,9 +179,31 @@ def find_content(
         "content-fallback",
         "No known content container on this page: using all of <body>. "
         "Set `content_selector` to the element that holds the content.",
-        url, severity="info",
+        url,
     ))
     return body
+
+
+def fallbacks_together(diagnostics: list[Diagnostic], pages: int) -> list[Diagnostic]:
+    """``diagnostics`` with every page's ``content-fallback`` as one warning for the
+    site, naming the first few pages: a theme without ``<main>`` has none on any page."""
+    fallen = [d.location or "" for d in diagnostics if d.code == "content-fallback"]
+    if not fallen:
+        return diagnostics
+    named = ", ".join(fallen[:_NAMED]) + (
+        f" and {len(fallen) - _NAMED} more" if len(fallen) > _NAMED else "")
+    together = Diagnostic(
+        "content-fallback",
+        f"{len(fallen)} of {pages} pages have no known content container (<main>, "
+        f"<article>, a theme's content element), so all of <body> became their views, "
+        f"header and navigation included, and their titles may be the site's name: "
+        f"{named}. Set `content_selector` (`--content-selector`) to the element that "
+        "holds the content.")
+    kept = [d for d in diagnostics if d.code != "content-fallback"]
+    return [together, *kept]
+
+
+_NAMED = 5
 
 
 def _match(

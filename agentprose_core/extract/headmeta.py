@@ -79,6 +79,10 @@ class PageMeta:
     """The git-revision-date plugin's "last update": another tool's reading of git (the
     author time, or the build time where it had no history), used only when our own git
     history has no date for the page."""
+    prev: str | None = None
+    next: str | None = None
+    """The pages ``<link rel="prev">`` and ``<link rel="next">`` name (Sphinx themes
+    write them): the reading order of a site whose navigation cannot be read."""
 
 
 def read_meta(
@@ -106,6 +110,8 @@ def read_meta(
         site_name=site_name,
         revision_date=_time(page, "the modification date", [
             ("the git-revision-date plugin", _git_revision_date(page))]),
+        prev=_linked(page, "prev"),
+        next=_linked(page, "next"),
     )
     return meta, page.diagnostics
 
@@ -294,6 +300,15 @@ def _lang(page: MetaSources) -> str | None:
         if lang:
             return lang
         page.warn("bad-lang", f"Ignoring the language {value!r}: not a BCP 47 tag.")
+    return None
+
+
+def _linked(page: MetaSources, relation: str) -> str | None:
+    for link in page.root.iter("link"):
+        if relation in (link.get("rel") or "").lower().split():
+            href = link.get("href")
+            return urls.resolve(href, page.url) if href and not urls.unsafe_scheme(href) \
+                else None
     return None
 
 

@@ -12,9 +12,11 @@ from agentprose_core import urls
 from agentprose_core.convert.tree import text_of
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from lxml import html
 
-__all__ = ["NavEntry", "rendered_nav"]
+__all__ = ["NavEntry", "linked_order", "rendered_nav"]
 
 NavEntry = tuple[str, tuple[str, ...]]
 """A page's URL (as :func:`urls.page_key`) and its section titles, top down."""
@@ -65,3 +67,25 @@ def rendered_nav(document: html.HtmlElement, page_url: str) -> list[NavEntry]:
             _walk(listing, (), page_url, found)
             return list(dict.fromkeys(found))
     return []
+
+
+def linked_order(pages: Sequence[tuple[str, str | None, str | None]]) -> list[str]:
+    """The pages' URLs in the reading order their ``<link rel="prev|next">`` give, for
+    ``(url, prev, next)`` of each page (all page keys): the chain from the first page
+    that no other page names as its next one, then the pages outside the chain in the
+    order given. Nothing chained (no links, or links in a circle): the order given."""
+    known = {url for url, _, _ in pages}
+    # A page's next link, else the page that names it as its prev one.
+    following = {before: url for url, before, _ in pages if before in known and before != url}
+    following.update((url, after) for url, _, after in pages if after in known and after != url)
+    named_next = set(following.values())
+    starts = [url for url, _, _ in pages if url in following and url not in named_next]
+    ordered: list[str] = []
+    seen: set[str] = set()
+    for start in starts:
+        url: str | None = start
+        while url is not None and url not in seen:
+            seen.add(url)
+            ordered.append(url)
+            url = following.get(url)
+    return ordered + [url for url, _, _ in pages if url not in seen]

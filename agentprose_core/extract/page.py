@@ -62,7 +62,8 @@ class ExtractedPage:
 
     ``content`` is still part of the parsed tree, with the chrome removed. ``no_view``
     says why the page must not get an agent view (``"redirect"``, ``"noindex"``,
-    ``"not-found"``, ``"search"``, ``"index"``, ``"no-content"``), None when it should.
+    ``"not-found"``, ``"search"``, ``"index"``, ``"no-content"``, ``"template"``), None
+    when it should.
     """
 
     content: lxml.html.HtmlElement | None
@@ -89,6 +90,12 @@ def parse_page(
     if root is None:
         diagnostics.append(Diagnostic("empty-page", "The page is empty.", url))
         return ExtractedPage(None, PageMeta(), tuple(diagnostics), no_view="no-content")
+    if _is_template(source):
+        # A theme's template copied into the site (docs/theme/main.html), not a page.
+        diagnostics.append(Diagnostic(
+            "not-a-page", "This HTML file is a template ({% … %} or {{ … }}, no <html> or "
+            "<body>), not a page, so it gets no agent view.", url, severity="info"))
+        return ExtractedPage(None, PageMeta(), tuple(diagnostics), no_view="template")
     content = find_content(root, content_selector, url, diagnostics, source)
     no_view = _no_view(root, content, url, source)
     chrome = [] if content is None else find_chrome(content, text, source)
@@ -212,6 +219,13 @@ def _parse(text: str) -> lxml.html.HtmlElement | None:
 
 
 # --- pages without a view -------------------------------------------------------------
+
+
+def _is_template(source: Container[str]) -> bool:
+    """True for a Jinja, Liquid or Go template: template tags, and none of the parts
+    (``<!doctype``, ``<html>``, ``<body>``) a generator's page has at least one of."""
+    return ("{%" in source or "{{" in source) and not any(
+        part in source for part in ("<!doctype", "<html", "<body"))
 
 
 def _no_view(

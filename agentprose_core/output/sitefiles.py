@@ -10,6 +10,7 @@ work needs travels in a :class:`SiteJob`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from dataclasses import dataclass
 from functools import partial
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
-from agentprose_core.files import update_in_place
+from agentprose_core.files import safe_target, update_in_place
 from agentprose_core.output.publish import publish, write_view
 from agentprose_core.render.decorate import decorate_page
 from agentprose_core.urls import output_path
@@ -72,6 +73,7 @@ def finish_site(state: object, job: SiteJob) -> list[Diagnostic]:
     records = _records(job)
     published = publish(job.outdir, job.site, list(records.values()), settings=job.settings,
                         generator=job.generator, views=False)
+    _drop_stale_site_files(job, published.files)
     if job.cache is not None and job.prune_cache:
         job.cache.prune()
     return published.diagnostics + _decorate_written_pages(job, records)
@@ -119,6 +121,15 @@ def _drop_stale(job: SiteJob) -> None:
         record = job.records.load(docname)
         (job.outdir / output_path(record.markdown_url, job.base_url)).unlink(missing_ok=True)
         job.records.remove(docname)
+
+
+def _drop_stale_site_files(job: SiteJob, written: list[str]) -> None:
+    """Remove the site files an earlier build wrote and this one did not (the
+    ``llms.txt`` of a section that lost pages), and remember this build's."""
+    for relative in set(job.records.last_site_files()) - set(written):
+        with contextlib.suppress(AgentproseError, OSError):
+            safe_target(job.outdir, relative).unlink(missing_ok=True)
+    job.records.keep_site_files(written)
 
 
 def _records(job: SiteJob) -> dict[str, PageRecord]:

@@ -43,6 +43,7 @@ __all__ = ["PageStore", "RecordStore"]
 
 _MEMO = "records.pickle"
 _HEAD = "git-head"
+_SITE_FILES = "site-files"
 _HEADER = ("agentprose records", __version__)
 _PAGES_HEADER = ("agentprose pages", __version__)
 _UNREADABLE = (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
@@ -88,6 +89,22 @@ class RecordStore:
         with contextlib.suppress(OSError):
             self.directory.mkdir(parents=True, exist_ok=True)
             (self.directory / _HEAD).write_text(head or "", encoding="utf-8")
+
+    def last_site_files(self) -> list[str]:
+        """The site files (``llms.txt`` of each section, ``agentprose.json``, …) the last
+        build wrote, relative to the output folder."""
+        with contextlib.suppress(OSError):
+            text = (self.directory / _SITE_FILES).read_text(encoding="utf-8")
+            return [line for line in text.split("\n") if line]
+        return []
+
+    def keep_site_files(self, files: Iterable[str]) -> None:
+        """After a build: the site files it wrote (the next build removes those it no
+        longer writes: a section that lost pages has no ``llms.txt`` of its own)."""
+        with contextlib.suppress(OSError):
+            self.directory.mkdir(parents=True, exist_ok=True)
+            (self.directory / _SITE_FILES).write_text(
+                "".join(f"{name}\n" for name in sorted(set(files))), encoding="utf-8")
 
     def load_all(self, docnames: Iterable[str]) -> dict[str, PageRecord]:
         """The records of those ``docnames`` that have one, parsing only the files
