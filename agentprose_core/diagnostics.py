@@ -97,6 +97,11 @@ CODES: Mapping[str, Code] = _by_name(
     Code("llms-full-cut", "warning",
          "`llms-full.txt` stops at `llms_full_max_bytes`; the pages left out of it are still "
          "in `llms.txt`. Raise `llms_full_max_bytes` to keep them."),
+    Code("llms-txt-conflict", "warning",
+         "Another tool writes `llms.txt`, `llms-full.txt` or Markdown pages too "
+         "(mkdocs-llmstxt in the same build, Zensical's llms.txt module before `agentprose "
+         "build`), so the site would get some files from each. Remove the other plugin, or "
+         "turn its llms.txt off; agentprose writes them all."),
     Code("no-content", "warning",
          "`agentprose build`: `content_selector` matches no element of the page, or the "
          "page has no `<body>`. Fix `content_selector`, or leave the page out."),

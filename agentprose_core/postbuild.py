@@ -32,6 +32,7 @@ from agentprose_core.extract.navorder import NavEntry, linked_order, rendered_na
 from agentprose_core.extract.page import decode, has_view, parse_page, without_large_navs
 from agentprose_core.files import update_in_place
 from agentprose_core.model import PageRecord, SiteRecord
+from agentprose_core.output.conflicts import foreign_llms_files
 from agentprose_core.output.publish import publish, write_view
 from agentprose_core.parallel.policy import worker_count
 from agentprose_core.parallel.pool import (
@@ -237,7 +238,7 @@ def build_site(
         raise InputError(f"No HTML pages in {site_dir}: is it the folder of the built site?")
     # Pages an exclude glob leaves out: links to them lose their link.
     left_out = sorted(set(find_pages(site_dir)) - set(relatives)) if settings.exclude else []
-    result = BuildResult()
+    result = BuildResult(diagnostics=foreign_llms_files(site_dir, settings))
     pool = _pool(len(relatives), settings)
     try:
         return _build(site_dir, relatives, base, settings, result, pool=pool,

@@ -24,6 +24,7 @@ from agentprose_core.errors import AgentproseError, ConfigError
 from agentprose_core.files import update_in_place
 from agentprose_core.lang import normalize_lang
 from agentprose_core.model import SiteRecord
+from agentprose_core.output.conflicts import competing_plugins
 from agentprose_core.output.publish import publish
 from agentprose_core.output.release import release_freed_memory
 from agentprose_core.parallel.cache import ConversionCache
@@ -178,6 +179,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
                 "https://example.com/docs/): agent views cite absolute canonical URLs."
             )
         self._configure(config)
+        _log(competing_plugins(config.plugins, self.settings), self.settings.quiet)
         if not self.settings.workers:
             self._close_pool()
         return None

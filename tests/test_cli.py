@@ -526,3 +526,16 @@ def test_a_theme_without_a_content_container_warns_once_and_links_set_the_order(
     assert outputs.views["a.md"][0]["modified"] == "2025-03-04T05:06:07Z"
     assert outputs.views["b.md"][0]["modified"] == "2024-01-02T03:04:05Z"
     assert not (root / "site/theme/main.md").exists()
+
+
+def test_another_tools_llms_txt_is_replaced_with_a_warning(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 39: Zensical's llms.txt module ran before agentprose build
+    (site / "llms.txt").write_text("# Coast\n\n- [Home](https://coast.example/index.md)\n")
+    assert main(["build", str(site), "--base-url", BASE]) == 0
+    err = capsys.readouterr().err
+    assert "[llms-txt-conflict]" in err and "already has llms.txt" in err
+    check_site(site, BASE)
+    assert main(["build", str(site), "--base-url", BASE]) == 0  # our own, the second time
+    assert "llms-txt-conflict" not in capsys.readouterr().err

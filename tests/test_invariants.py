@@ -48,3 +48,12 @@ def test_a_token_the_engine_moved_is_a_placeholder_leak(
     assert codes == ["placeholder-leak"]
     assert result.diagnostics[0].location == PAGE
     assert "AgPr" not in result.markdown
+
+
+def test_competing_llms_txt_plugins_are_named_with_what_to_do() -> None:
+    from agentprose_core.output.conflicts import competing_plugins
+
+    notes = competing_plugins(["search", "llmstxt", "agentprose"], Settings())
+    assert [note.code for note in notes] == ["llms-txt-conflict"]
+    assert "mkdocs-llmstxt" in notes[0].message and "Remove 'llmstxt'" in notes[0].message
+    assert competing_plugins(["llmstxt"], Settings(llms_txt=False, llms_full_txt=False)) == []

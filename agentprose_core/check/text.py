@@ -356,7 +356,9 @@ def linked_llms_files(info: str) -> list[str]:
 
 
 _BODY_OPEN = re.compile(r"<body(?:\s[^>]*)?>", re.IGNORECASE)
-_HREF = re.compile(r"""<a\s[^>]*href\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+# Quoted or not: a minifier (mkdocs-minify-plugin) drops the quotes it can.
+_HREF = re.compile(r"""<a\s[^>]*?href\s*=\s*(?:"([^"]+)"|'([^']+)'|([^\s"'=<>`]+))""",
+                   re.IGNORECASE)
 
 
 def body_top_links(html: str, size: int = 4096) -> list[str]:
@@ -364,7 +366,8 @@ def body_top_links(html: str, size: int = 4096) -> list[str]:
     opened = _BODY_OPEN.search(html)
     if opened is None:
         return []
-    return [unescape(href) for href in _HREF.findall(html, opened.end(), opened.end() + size)]
+    return [unescape("".join(groups))
+            for groups in _HREF.findall(html, opened.end(), opened.end() + size)]
 
 
 def head_links(html: str) -> list[HeadLink]:
