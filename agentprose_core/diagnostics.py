@@ -87,6 +87,10 @@ CODES: Mapping[str, Code] = _by_name(
          "`agentprose build`: the page names a canonical URL off this site, so its agent "
          "view cites the page's own URL instead. Fix the canonical link if the page belongs "
          "to this site."),
+    Code("fragment-lost", "warning",
+         "A view links a fragment (`page.md#x`) that the target page's HTML has but its "
+         "view lost, so the link lands at the top of the page. Please report the pages to "
+         "agentprose."),
     Code("head", "warning",
          "The `<head>` tags of a page (discovery links, JSON-LD) could not be added or "
          "brought up to date, or the theme writes pages without a `</head>`. The message "
@@ -94,6 +98,9 @@ CODES: Mapping[str, Code] = _by_name(
     Code("index-cut", "warning",
          "`agentprose.json` would pass `index_max_bytes`, so it lists every page without "
          "its Markdown (each keeps its `markdown_url`). Raise `index_max_bytes` to keep it."),
+    Code("link-not-view", "warning",
+         "A view links another page of the site by its HTML URL instead of its view, so an "
+         "agent that follows it reads HTML. Please report the pages to agentprose."),
     Code("llms-full-cut", "warning",
          "`llms-full.txt` stops at `llms_full_max_bytes`; the pages left out of it are still "
          "in `llms.txt`. Raise `llms_full_max_bytes` to keep them."),

@@ -60,6 +60,8 @@ class PageRecord:
     prev: str | None = None
     next: str | None = None
     in_nav: bool = True
+    unanchored: tuple[str, ...] = ()
+    """As :attr:`Conversion.unanchored`: not part of any output."""
 
 
 @dataclass(frozen=True)
@@ -82,3 +84,7 @@ class Conversion:
     markdown: str
     headings: tuple[Heading, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
+    unanchored: tuple[str, ...] = ()
+    """Ids of the page's content that no heading or anchor of its view carries (index
+    entries, widgets' ids, automatic ids): a link to one of them from another view has
+    lost its target (see :mod:`agentprose_core.records.links`)."""

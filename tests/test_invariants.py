@@ -8,6 +8,8 @@ import pytest
 from agentprose_core.convert import fragment
 from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.convert.placeholders import Placeholders, leftover, splice
+from agentprose_core.model import PageRecord
+from agentprose_core.records.links import link_findings
 from agentprose_core.settings import Settings
 
 PAGE = "https://docs.example.org/guide/"
@@ -57,3 +59,45 @@ def test_competing_llms_txt_plugins_are_named_with_what_to_do() -> None:
     assert [note.code for note in notes] == ["llms-txt-conflict"]
     assert "mkdocs-llmstxt" in notes[0].message and "Remove 'llmstxt'" in notes[0].message
     assert competing_plugins(["llmstxt"], Settings(llms_txt=False, llms_full_txt=False)) == []
+
+
+def _record(name: str, markdown: str, unanchored: tuple[str, ...] = ()) -> PageRecord:
+    return PageRecord(url=f"{SITE}{name}/", markdown_url=f"{SITE}{name}.md", title=name,
+                      modified="2026-01-01T00:00:00Z", markdown=markdown, unanchored=unanchored)
+
+
+SITE = "https://docs.example.org/"
+
+
+def test_a_fragment_the_target_page_has_but_its_view_lost_is_reported() -> None:
+    target = _record("sites", "# Sites\n\n## RequestSite objects\n\nSome text.\n",
+                     unanchored=("id1", "index-0"))
+    linking = _record("index", f"See [those]({SITE}sites.md#id1), [top]({SITE}sites.md), "
+                      f"[objects]({SITE}sites.md#requestsite-objects) and "
+                      f"[broken]({SITE}sites.md#nowhere).\n")
+    notes = link_findings([linking, target], SITE)
+    assert [note.code for note in notes] == ["fragment-lost"]
+    assert notes[0].message.startswith("1 link(s)")
+    assert f"{SITE}index.md links {SITE}sites.md#id1" in notes[0].message
+
+
+def test_a_link_to_a_pages_html_url_is_reported() -> None:
+    pages = [_record("a", f"[b]({SITE}b/) and [b again]({SITE}b.md)\n"),
+             _record("b", f'<table><tr><td><a href="{SITE}a/#x">a</a></td></tr></table>\n')]
+    notes = link_findings(pages, SITE)
+    assert [note.code for note in notes] == ["link-not-view"]
+    assert notes[0].message.startswith("2 link(s)")
+
+
+def test_a_clean_site_has_no_link_findings() -> None:
+    pages = [_record("a", f"# A\n\n<a id=\"x.y\"></a>`x.y`\n\n[b]({SITE}b.md#b)\n",
+                     unanchored=("index-0",)),
+             _record("b", f"# B\n\n[a]({SITE}a.md#x.y) [off](https://elsewhere.org/a/)\n")]
+    assert link_findings(pages, SITE) == []
+
+
+def test_the_conversion_knows_which_ids_its_view_lost() -> None:
+    result = convert_fragment(
+        '<section id="s"><h2>S</h2><p id="id1">Text.</p><span id="index-0"></span>'
+        '<p id="label">Here.</p></section>', page_url=PAGE, site_map={}, settings=Settings())
+    assert result.unanchored == ("index-0",)  # id1 and label got anchors, s is the slug

@@ -14,6 +14,7 @@ from typing import Any
 from agentprose_core.convert.normalize import normalize
 from agentprose_core.convert.placeholders import leftover, splice
 from agentprose_core.convert.rules.codeblocks import SourceFence
+from agentprose_core.convert.slugs import view_targets
 from agentprose_core.convert.tree import Element, all_text, parse_fragment, to_html
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.model import Conversion
@@ -275,6 +276,8 @@ def convert_element(
         markdown=markdown,
         headings=normalized.headings,
         diagnostics=notes + tuple(normalized.diagnostics),
+        unanchored=tuple(sorted(normalized.ids - view_targets(markdown)))
+        if normalized.ids else (),
     )
 
 

@@ -111,6 +111,7 @@ class Normalized:
     placeholders: Placeholders
     headings: tuple[Heading, ...] = ()
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    ids: frozenset[str] = frozenset()  # every id of the content, outside code
 
 
 def drop_chrome(index: ElementIndex) -> None:
@@ -360,7 +361,7 @@ def normalize(
     drop_chrome(index)
     _drop_permalink_marks(index)
     headings = outline(root)
-    place_anchors(root, placeholders)
+    ids = place_anchors(root, placeholders)
     rewrite_admonitions(index)
     replace_math(index, placeholders)
     rewrite_footnotes(index, placeholders)
@@ -380,4 +381,4 @@ def normalize(
     escape_text(root, placeholders)
     separate_blockquotes(root, placeholders)
     return Normalized(root=root, placeholders=placeholders, headings=headings,
-                      diagnostics=notes + unknown_constructs(root))
+                      diagnostics=notes + unknown_constructs(root), ids=ids)

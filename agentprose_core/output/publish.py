@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.files import safe_target, write_atomic
 from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.records.links import link_findings
 from agentprose_core.records.scopes import pages_under
 from agentprose_core.render.index import check_pages, iter_index_chunks
 from agentprose_core.render.llmstxt import (
@@ -62,8 +63,8 @@ def publish(
     the site files only, for tools that wrote each view as the page was rendered.
     """
     kept, diagnostics = check_pages(site, pages)
-    result = Published(pages=kept, diagnostics=list(diagnostics))
     base = base_url_of(site.url)
+    result = Published(pages=kept, diagnostics=[*diagnostics, *link_findings(kept, base)])
 
     def emit(relative: str, data: str | Iterable[str]) -> None:
         target = safe_target(site_dir, relative)

@@ -79,6 +79,7 @@ class ConversionCache:
                 markdown=data["markdown"],
                 headings=tuple(Heading(**h) for h in data["headings"]),
                 diagnostics=tuple(Diagnostic(**d) for d in data["diagnostics"]),
+                unanchored=tuple(data.get("unanchored", ())),
             )
         except (OSError, ValueError, KeyError, TypeError):
             return None

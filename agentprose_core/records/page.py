@@ -80,6 +80,7 @@ def make_record(
         lang=lang,
         section=section,
         headings=conversion.headings,
+        unanchored=conversion.unanchored,
         prev=prev,
         next=next,
         in_nav=in_nav,
@@ -95,8 +96,9 @@ def record_from_json(text: str) -> PageRecord:
     """The record :func:`record_to_json` wrote."""
     data = json.loads(text)
     data["headings"] = tuple(Heading(**heading) for heading in data["headings"])
-    for key in ("authors", "tags", "section"):
-        data[key] = tuple(data[key])
+    for key in ("authors", "tags", "section", "unanchored"):
+        if key in data:
+            data[key] = tuple(data[key])
     return PageRecord(**data)
 
 

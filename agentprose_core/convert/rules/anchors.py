@@ -18,6 +18,7 @@ from lxml import etree
 
 from agentprose_core.convert.placeholders import Placeholders
 from agentprose_core.convert.rules.hidden import is_tab_panel
+from agentprose_core.convert.slugs import slug
 from agentprose_core.convert.tree import (
     BLOCK_TAGS,
     Element,
@@ -48,13 +49,7 @@ _AUTOMATIC_LABEL = re.compile(r"id\d+")
 # whose section took its name): figures, tables and code blocks get numbered ids of
 # their own, which nothing outside the page links.
 _LABELLED_BLOCKS = frozenset({"p", "ul", "ol", "dl", "blockquote"})
-_SLUG_DROPPED = re.compile(r"[^\w\- ]")
 _FIRST_TEXT = frozenset({"p", "li", "dd", "td", "th", "figcaption", "caption", "summary"})
-
-
-def slug(title: str) -> str:
-    """The id GitHub (and most Markdown renderers) give a heading with this text."""
-    return _SLUG_DROPPED.sub("", title.strip().lower()).replace(" ", "-")
 
 
 def heading_id(heading: Element) -> str:
@@ -156,8 +151,9 @@ def _heading_after(element: Element) -> Element | None:
 _WITH_ID = etree.XPath(".//*[@id][not(ancestor::pre)]")
 
 
-def place_anchors(root: Element, placeholders: Placeholders) -> None:
-    """An empty ``<a id>`` (as a placeholder) where each link target starts."""
+def place_anchors(root: Element, placeholders: Placeholders) -> frozenset[str]:
+    """An empty ``<a id>`` (as a placeholder) where each link target starts. Returns
+    every id of the content (outside code), targets or not."""
     # An id that a heading has needs no anchor of its own unless its slug differs; nor
     # does a label that its own heading's slug answers to. A label that only equals
     # another heading's slug does: a renderer would lead it to that other heading.
@@ -171,10 +167,12 @@ def place_anchors(root: Element, placeholders: Placeholders) -> None:
             heading.text = anchor(placeholders, ident) + (heading.text or "").lstrip()
     placed: set[str] = set()
     found = _WITH_ID(root)
+    every: set[str] = set()
     for element in found if isinstance(found, list) else ():
         if not isinstance(element, etree._Element) or not isinstance(element.tag, str):
             continue
         ident = str(element.get("id"))
+        every.add(ident)
         if not _is_target(element, ident, heading_ids):
             continue
         label_of = _heading_after(element)
@@ -192,3 +190,4 @@ def place_anchors(root: Element, placeholders: Placeholders) -> None:
             element.addprevious(new_element("p", token))
         else:
             put_before(element, token)
+    return frozenset(every)
