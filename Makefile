@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: afdocs demo test lint typecheck unit test-matrix test-py313 test-lowest golden bench bench-quick bench-convert fidelity fuzz realworld realworld-timing realworld-instructions clean
+.PHONY: afdocs demo test lint typecheck unit test-matrix test-py313 test-lowest test-ecosystem golden bench bench-quick bench-convert fidelity fuzz realworld realworld-timing realworld-instructions clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -80,6 +80,22 @@ $(LOWEST_VENV)/.installed: pyproject.toml .ci/lowest.txt
 	$(LOWEST_VENV)/bin/python -m pip install --quiet -e '.[test]' -c .ci/lowest.txt
 	touch $@
 
+# agentprose beside the MkDocs plugins and Sphinx extensions real sites combine it with
+# (tests/ecosystem/): each in a small site built bare and with agentprose, held to the
+# build's invariants, strict-clean where the bare build is, and byte-identical when built
+# again. The neighbours are pinned in .ci/ecosystem.txt, in a venv of their own; CI runs it.
+ECOSYSTEM_VENV := .venv-ecosystem
+
+test-ecosystem: $(ECOSYSTEM_VENV)/.installed
+	AGENTPROSE_ECOSYSTEM=1 $(ECOSYSTEM_VENV)/bin/pytest tests/ecosystem $(PYTEST_ARGS)
+
+$(ECOSYSTEM_VENV)/.installed: pyproject.toml .ci/ecosystem.txt
+	rm -rf $(ECOSYSTEM_VENV)
+	$(PYTHON) -m venv $(ECOSYSTEM_VENV)
+	$(ECOSYSTEM_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(ECOSYSTEM_VENV)/bin/python -m pip install --quiet -e '.[test]' -r .ci/ecosystem.txt
+	touch $@
+
 # The property suites (converter, round trip, front matter, index, llms.txt) with 5,000
 # examples each, then 10,000 random tag-soup fragments per engine (bench/fuzz.py).
 fuzz: $(STAMP)
@@ -127,4 +143,5 @@ realworld-instructions: $(STAMP)
 	$(BIN)/python bench/realworld/timing.py --checkouts $(REALWORLD_DIR) --instructions
 
 clean:
-	rm -rf $(VENV) $(PY313_VENV) $(LOWEST_VENV) build dist *.egg-info examples/*/site
+	rm -rf $(VENV) $(PY313_VENV) $(LOWEST_VENV) $(ECOSYSTEM_VENV) build dist *.egg-info \
+		examples/*/site

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 __all__ = ["format_utc", "to_utc_iso"]
 
@@ -36,5 +37,36 @@ def to_utc_iso(value: object) -> str | None:
         try:
             return format_utc(dt.datetime.fromisoformat(text))
         except ValueError:
-            return None
+            return _english_date(value.strip())
     return None
+
+
+_MONTHS = {name: number for number, names in enumerate((
+    ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+    ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+    ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+    ("december", "dec")), start=1) for name in names}
+# "Jan 01, 2022" (ablog's default), "March 14, 2026", "14 March 2026", each with an
+# optional "HH:MM[:SS]" after it (the git-revision-date plugin's English dates).
+_ENGLISH = re.compile(
+    r"(?:(?P<month>[A-Za-z]{3,9})\.?\s+(?P<day>\d{1,2})|(?P<day2>\d{1,2})\s+"
+    r"(?P<month2>[A-Za-z]{3,9})\.?),?\s+(?P<year>\d{4})"
+    r"(?:\s+(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?)?")
+
+
+def _english_date(text: str) -> str | None:
+    """A date written in English words, in any locale (``strptime``'s ``%b`` follows the
+    process's, which Sphinx sets from the environment)."""
+    found = _ENGLISH.fullmatch(text)
+    if found is None:
+        return None
+    month = _MONTHS.get((found["month"] or found["month2"]).lower())
+    if month is None:
+        return None
+    try:
+        moment = dt.datetime(int(found["year"]), month, int(found["day"] or found["day2"]),
+                             int(found["hour"] or 0), int(found["minute"] or 0),
+                             int(found["second"] or 0))
+    except ValueError:
+        return None
+    return format_utc(moment)

@@ -121,6 +121,20 @@ def _handler_paths(config: MkDocsConfig) -> object:
     return python.get("paths") if isinstance(python, dict) else None
 
 
+def _source_text(page: Page) -> str:
+    """The page's source file as written (MkDocs 1.6 keeps it, 1.5 has its path; a page
+    generated in memory may have neither)."""
+    try:
+        if hasattr(page.file, "content_string"):
+            text = page.file.content_string
+            return text if isinstance(text, str) else ""
+        if page.file.abs_src_path:
+            return Path(page.file.abs_src_path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError, TypeError):
+        pass
+    return ""
+
+
 def _tool() -> str:
     """``properdocs`` when ProperDocs runs us (it aliases the ``mkdocs`` modules)."""
     return sys.modules["mkdocs"].__name__ if "mkdocs" in sys.modules else "mkdocs"
@@ -466,13 +480,20 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             lists=tuple(self.base_url + post.url for post in _listed(page)),
             tool_title=page.title,
             source_file=source,
-            included=included_files(markdown, page_file=source, docs_dir=self.docs_dir,
-                                    search=self.include_dirs)
-            + documented_modules(markdown, folders=self.module_dirs),
+            included=self._included(page, source),
             section=self._section(page),
             in_nav=page.file.src_uri in self.in_nav,
             source_markdown=markdown,
         )
+
+    def _included(self, page: Page, source: Path | None) -> tuple[Path, ...]:
+        """The files the page pulls in and the code it documents, from its source as the
+        author wrote it: a plugin (include-markdown, macros) may have replaced the
+        include by the time agentprose sees the page's Markdown."""
+        written = _source_text(page)
+        return included_files(written, page_file=source, docs_dir=self.docs_dir,
+                              search=self.include_dirs) \
+            + documented_modules(written, folders=self.module_dirs)
 
     def _take_unrendered(self, files: Files) -> bool:
         """Give the pages a dirty build did not render (unchanged since it last wrote

@@ -49,8 +49,10 @@ from agentprose_core.records.store import RecordStore
 from agentprose_core.settings import Settings
 from agentprose_core.urls import page_key
 
+from .blogs import page_metadata
 from .builders import skip_reason
 from .config import checked_base_url, checked_settings
+from .generated import GeneratedApi
 from .order import ReadingOrder, reading_order
 from .refresh import content_files, media_files, outdated_pages, page_modified, remember_head
 
@@ -96,6 +98,7 @@ class Plan:
     written: set[str] = field(default_factory=set)  # documents this build writes
     rebuild: bool = False  # of a site Sphinx built before: its worker starts early
     media: frozenset[str] | None = None  # images and downloads: they date no page
+    generated: GeneratedApi | None = None  # API sources the build writes, and their code
 
 
 def _plan(app: Sphinx) -> Plan | None:
@@ -232,7 +235,7 @@ def env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], change
 
 
 def _job(app: Sphinx, plan: Plan, docname: str, context: dict[str, Any]) -> PageJob:
-    facts = read_metadata(app.env.metadata.get(docname, {}), location=docname)
+    facts = read_metadata(page_metadata(app, docname), location=docname)
     title = app.env.titles.get(docname)
     prev, next_ = plan.neighbours.get(docname, (None, None))
     return PageJob(

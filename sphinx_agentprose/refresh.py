@@ -18,6 +18,9 @@ from agentprose_core.records.includes import content_dependencies
 from agentprose_core.records.metadata import read_metadata
 from agentprose_core.records.page import out_of_date
 
+from .blogs import page_metadata
+from .generated import generated_api
+
 if TYPE_CHECKING:
     from collections.abc import Collection
 
@@ -30,14 +33,25 @@ __all__ = ["content_files", "media_files", "outdated_pages", "page_modified", "r
 
 
 def page_modified(app: Sphinx, plan: Plan, docname: str) -> str:
-    """The latest change of the page's source and of every file its text comes from."""
+    """The latest change of the page's source and of every file its text comes from;
+    for a source the build generated, of the code it documents."""
     srcdir = Path(app.srcdir)
     if plan.media is None:
         plan.media = media_files(app.env)
-    paths = [srcdir / app.env.doc2path(docname, False)]
-    paths += [srcdir / dep for dep in content_files(app.env, docname, plan.media)]
-    assert plan.last_changed is not None  # made at builder-inited
-    return plan.last_changed.newest(paths)
+    if plan.generated is None:
+        plan.generated = generated_api(app)
+    dates = plan.last_changed
+    assert dates is not None  # made at builder-inited
+    relative = str(app.env.doc2path(docname, False))
+    source = srcdir / relative
+    deps = [srcdir / dep for dep in content_files(app.env, docname, plan.media)]
+    if dates.untracked(source):
+        code = [*plan.generated.modules_of(source), *(dep for dep in deps if dep.suffix == ".py")]
+        if code:
+            return dates.newest([*code, *deps])
+        if plan.generated.code and plan.generated.holds(Path(relative).as_posix()):
+            return dates.newest(plan.generated.code)  # a generator's index page
+    return dates.newest([source, *deps])
 
 
 def media_files(env: BuildEnvironment) -> frozenset[str]:
@@ -73,7 +87,7 @@ def outdated_pages(app: Sphinx, plan: Plan, env: BuildEnvironment,
                  if doc in env.all_docs and doc not in changed and doc not in removed}
 
     def now(docname: str) -> str:
-        facts = read_metadata(env.metadata.get(docname), location=docname)
+        facts = read_metadata(page_metadata(app, docname), location=docname)
         return facts.modified or page_modified(app, plan, docname)
 
     return out_of_date(unchanged, gone=gone, modified_now=now if moved else None)

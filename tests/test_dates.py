@@ -24,6 +24,11 @@ from agentprose_core.timefmt import to_utc_iso
         ("2026-03-14 10:30", "2026-03-14T10:30:00Z"),
         (dt.datetime(2026, 3, 14, 10, 30, tzinfo=dt.UTC), "2026-03-14T10:30:00Z"),
         (0, "1970-01-01T00:00:00Z"),
+        ("Jan 01, 2022", "2022-01-01T00:00:00Z"),  # ablog's default format
+        ("March 14, 2026 10:30:00", "2026-03-14T10:30:00Z"),
+        ("14 Sept 2021", "2021-09-14T00:00:00Z"),
+        ("Feb 30, 2020", None),
+        ("Foo 3, 2020", None),
         ("not a date", None),
         (True, None),
         (None, None),

@@ -156,6 +156,34 @@ def test_configuration_and_media_do_not_date_a_page(make_app: App, tmp_path: Pat
     assert outputs.views["code.md"][0]["modified"] == "2025-03-04T05:06:07Z"
 
 
+def test_generated_api_sources_date_from_their_modules(make_app: App, tmp_path: Path) -> None:
+    # issue 39: autosummary (like sphinx-autoapi, autodoc2) writes untracked sources at
+    # build time; their pages take the modules' commit, not the files' fresh mtime.
+    repo = tmp_path / "repo"
+    write_tree(repo, {**{k: v for k, v in SRC_LAYOUT.items() if k != "docs/conf.py"},
+                      "docs/conf.py": SRC_LAYOUT["docs/conf.py"].replace(
+                          "'sphinx.ext.autodoc'", "'sphinx.ext.autodoc', "
+                          "'sphinx.ext.autosummary'") + "autosummary_generate = True\n",
+                      "docs/api.rst": "API\n===\n\n.. autosummary::\n   :toctree: generated\n\n"
+                                      "   tidepool.drain\n"})
+    commit_all(repo, "first", "2024-01-02T03:04:05+00:00")
+    module = repo / "src/tidepool.py"
+    module.write_text(module.read_text().replace("Empty it.", "Empty it slowly."))
+    commit_all(repo, "module", "2025-02-03T04:05:06+00:00")
+    sys.modules.pop("tidepool", None)  # another test's module of that name
+    try:
+        app = make_app("html", srcdir=repo / "docs")
+        app.build()
+    finally:
+        sys.modules.pop("tidepool", None)
+    warnings = app._warning.getvalue()
+    assert "no-git" not in warnings, warnings
+    outputs = check_site(Path(app.outdir), BASE)
+    generated = outputs.views["generated/tidepool.drain.md"]
+    assert "Empty it slowly." in generated[1]
+    assert generated[0]["modified"] == "2025-02-03T04:05:06Z"
+
+
 SRC_LAYOUT = {
     "docs/conf.py": (
         "import sys\nfrom pathlib import Path\n"

@@ -36,7 +36,6 @@ site_name   ``og:site_name``; JSON-LD ``WebSite`` name; ``application-name``; wh
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -56,7 +55,6 @@ if TYPE_CHECKING:
 
 __all__ = ["PageMeta", "read_meta"]
 
-_ENGLISH_DATES = ("%B %d, %Y", "%B %d, %Y %H:%M:%S", "%d %B %Y", "%d %B, %Y", "%d %B %Y %H:%M:%S")
 _GIT_DATE = ".git-revision-date-localized-plugin"
 _BLOG_POST = ".md-sidebar--post"  # Material's blog post page: its sidebar holds the post's meta
 
@@ -213,25 +211,14 @@ def _git_revision_date(page: MetaSources) -> str | None:
         return None
     timeago = page.select(".timeago[datetime]", spans[0])
     text = timeago[0].get("datetime") if timeago else text_of(spans[0])
-    if text and (to_utc_iso(text) or _english_date(text)):
-        return to_utc_iso(text) or _english_date(text)
+    if text and to_utc_iso(text):
+        return to_utc_iso(text)
     page.diagnostics.append(Diagnostic(
         "bad-date",
         f"Cannot read the git-revision-date plugin's date {text!r}; "
         "set its `type` to `iso_datetime` to have it used.",
         page.url, severity="info",
     ))
-    return None
-
-
-def _english_date(text: str) -> str | None:
-    """``March 14, 2026``, the plugin's default ``date`` type in English, as ISO."""
-    for pattern in _ENGLISH_DATES:
-        try:
-            moment = dt.datetime.strptime(text, pattern)
-        except ValueError:
-            continue
-        return to_utc_iso(moment)
     return None
 
 

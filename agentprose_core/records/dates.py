@@ -259,16 +259,27 @@ class LastChanged:
         self._from_mtime.append(self._shown(path))
         return format_utc(dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC))
 
-    def committed(self, path: Path) -> str | None:
-        """The time of the last commit that changed ``path``, or None when git has none
-        for it (no repository, not tracked, outside the repository)."""
+    def _repository_path(self, path: Path) -> str | None:
+        """``path`` relative to the repository's root, or None outside one."""
         self._load()
         if self._root is None:
             return None
         resolved = path.resolve()
-        if not self._in_repository(resolved):
-            return None
-        return self._in_history(resolved.relative_to(self._root).as_posix())
+        return resolved.relative_to(self._root).as_posix() \
+            if self._in_repository(resolved) else None
+
+    def committed(self, path: Path) -> str | None:
+        """The time of the last commit that changed ``path``, or None when git has none
+        for it (no repository, not tracked, outside the repository)."""
+        relative = self._repository_path(path)
+        return None if relative is None else self._in_history(relative)
+
+    def untracked(self, path: Path) -> bool:
+        """True for a file in the repository that git neither tracks nor ignores: a new
+        file not committed yet, or one a build step wrote (generated API sources)."""
+        relative = self._repository_path(path)
+        return relative is not None and self._in_history(relative) is None \
+            and not self._ignored(path.resolve())
 
     def newest(self, paths: Iterable[Path]) -> str:
         """When a page built from ``paths`` last changed: the newest of them that are in

@@ -29,6 +29,7 @@ from pathlib import Path, PurePosixPath
 __all__ = [
     "content_dependencies",
     "documented_modules",
+    "documented_rst_modules",
     "included_files",
     "module_dirs",
     "search_dirs",
@@ -109,10 +110,14 @@ def documented_modules(markdown: str, *, folders: Sequence[Path]) -> tuple[Path,
     document, in order, each once: for ``a.b.C``, the first of ``a/b/C.py``,
     ``a/b/C/__init__.py``, ``a/b.py``, ``a/b/__init__.py``, ``a.py``, ``a/__init__.py``
     that exists in one of ``folders``."""
-    if ":::" not in markdown:
-        return ()
+    return _named_modules(_IDENTIFIER, markdown, folders) if ":::" in markdown else ()
+
+
+def _named_modules(pattern: re.Pattern[str], text: str,
+                   folders: Sequence[Path]) -> tuple[Path, ...]:
+    """The module files of the dotted names ``pattern``'s first group finds, each once."""
     found: dict[Path, None] = {}
-    for match in _IDENTIFIER.finditer(markdown):
+    for match in pattern.finditer(text):
         module = _module_file(match.group(1).split("."), folders)
         if module is not None:
             found[module] = None
@@ -127,6 +132,18 @@ def _module_file(parts: list[str], folders: Sequence[Path]) -> Path | None:
                 if candidate.is_file():
                     return candidate.resolve()
     return None
+
+
+_RST_MODULE = re.compile(
+    r"^[ \t]*\.\.[ \t]+(?:py:module|automodule|py:currentmodule|currentmodule|module)"
+    r"::[ \t]+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)", re.MULTILINE)
+
+
+def documented_rst_modules(text: str, *, folders: Sequence[Path]) -> tuple[Path, ...]:
+    """The module files a reStructuredText source documents: those its ``.. py:module::``
+    or ``.. automodule::`` (and ``currentmodule``) directives name, as generated API
+    sources write them, found in one of ``folders``."""
+    return _named_modules(_RST_MODULE, text, folders) if "module::" in text else ()
 
 
 def module_dirs(paths: object, *, config_dir: Path) -> tuple[Path, ...]:

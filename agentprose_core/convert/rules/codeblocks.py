@@ -9,6 +9,7 @@ for a fence we write ourselves, longer than any backtick run inside the code.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
@@ -107,6 +108,21 @@ def fence(code: str, language: str | None) -> str:
     longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
     marks = "`" * max(3, longest + 1)
     return f"{marks}{language or ''}\n{code}\n{marks}"
+
+
+# Diagram sources: a diagram tool reads them, whatever their indentation. Extensions'
+# templates indent them as the template is (sphinxcontrib-mermaid), which is noise.
+_DIAGRAMS = frozenset({"mermaid", "plantuml", "dot", "graphviz"})
+
+
+def _diagram_text(text: str) -> str:
+    """A diagram's source without the template's indentation and blank edges."""
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return textwrap.dedent("\n".join(lines))
 
 
 def _is_line_mark(element: Element) -> bool:
@@ -211,7 +227,8 @@ def replace_code_blocks(
         named = None if explicit else _language_of_named_file(target, title, under)
         from_source = hints.language_for(text)  # asked for every block: it keeps the order
         language = explicit or from_source or named
-        block = new_element("p", placeholders.block(fence(text, language)))
+        shown = _diagram_text(text) if language in _DIAGRAMS else text
+        block = new_element("p", placeholders.block(fence(shown, language)))
         replace(target, block)
         if title:  # a line-number table holds the block's title in a <th>
             block.addprevious(new_element("p", title))
