@@ -161,6 +161,8 @@ def _build(args: argparse.Namespace) -> int:
     for diagnostic in result.diagnostics:
         if diagnostic.severity == "warning":
             print(f"warning: {diagnostic}", file=sys.stderr)
+        elif not args.quiet:
+            print(f"info: {diagnostic}", file=sys.stderr)
     if args.dry_run and not args.quiet:
         for name in result.files:
             print(f"would write {name}")

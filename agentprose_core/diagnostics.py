@@ -116,6 +116,11 @@ CODES: Mapping[str, Code] = _by_name(
          "Some source files are not tracked by git, so their pages take the file's "
          "modification time as `modified`. Commit them, or set `modified` in their "
          "metadata."),
+    Code("no-view", "info",
+         "Pages the site asks to leave out of the agent outputs (`agentprose: false`, "
+         "`draft: true`, `exclude`, redirect pages), named once a build: a build tells of "
+         "every page it writes without a view. Nothing to do unless a page is listed "
+         "that should have one."),
     Code("not-a-page", "info",
          "`agentprose build`: an HTML file of the site is a template (`{% … %}` or `{{ … }}`, "
          "and no `<html>` or `<body>`), such as a theme's `main.html` copied from the docs "

@@ -47,7 +47,7 @@ from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.metadata import PageFacts, head_facts, read_metadata
 from agentprose_core.records.page import make_record, neighbours
 from agentprose_core.records.scopes import site_scopes
-from agentprose_core.records.site import is_excluded
+from agentprose_core.records.site import exclusion, is_excluded, left_out_note
 from agentprose_core.records.sources import Source, read_source
 from agentprose_core.records.summaries import summarize
 from agentprose_core.render.decorate import redecorate_page, without_injected
@@ -272,6 +272,7 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     found, nav_sections = _in_nav_order(
         [f for f in read if has_view(f.extracted) and page_key(f.url) not in opted_out],
         read[0].nav)
+    result.diagnostics.extend(left_out_note(_no_view_reasons(read, facts)))
     result.diagnostics.extend(fallbacks_together(
         [d for page in found for d in page.extracted.diagnostics], len(found)))
     urls = [f.url for f in found]
@@ -346,6 +347,23 @@ def _in_nav_order(
     rest = [f for f in found if id(f) not in listed]
     sections = {key: section for key, section in nav if key in by_key}
     return ordered + rest, sections
+
+
+_NO_VIEW_WORDS = {"redirect": "a redirect", "noindex": "noindex", "not-found": "404 page",
+                  "search": "search page", "index": "an index", "template": "a template"}
+
+
+def _no_view_reasons(read: Sequence[_Found], facts: Mapping[str, PageFacts]) -> dict[str, str]:
+    """Why each page that gets no view gets none (pages without content are warned of
+    already)."""
+    reasons = {}
+    for page in read:
+        why = _NO_VIEW_WORDS.get(page.extracted.no_view or "") if not has_view(
+            page.extracted) else (exclusion(facts[page.url], page.relative, ())
+                                  if page.url in facts else None)
+        if why:
+            reasons[page.relative] = why
+    return reasons
 
 
 def _key_of(url: str | None) -> str | None:

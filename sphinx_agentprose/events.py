@@ -44,7 +44,12 @@ from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.metadata import opted_out, read_metadata
 from agentprose_core.records.page import neighbours
 from agentprose_core.records.scopes import PlacedPage, site_scopes
-from agentprose_core.records.site import is_source_excluded, site_views
+from agentprose_core.records.site import (
+    exclusion,
+    is_source_excluded,
+    left_out_note,
+    site_views,
+)
 from agentprose_core.records.store import RecordStore
 from agentprose_core.settings import Settings
 from agentprose_core.urls import page_key
@@ -153,11 +158,15 @@ def _source(env: BuildEnvironment, docname: str) -> str:
     return str(env.doc2path(docname, False))
 
 
-def _gets_view(env: BuildEnvironment, docname: str, patterns: Sequence[str]) -> bool:
-    # Asked of every document of every build: the source path only when a glob needs it.
-    if opted_out(env.metadata.get(docname)):
-        return False
-    return not patterns or not is_source_excluded(_source(env, docname), patterns)
+def _left_out(env: BuildEnvironment, docname: str, patterns: Sequence[str]) -> str | None:
+    """Why the document gets no view, or None. Asked of every document of every build:
+    the metadata read in full, and the source path, only for those left out."""
+    meta = env.metadata.get(docname)
+    if opted_out(meta):
+        return exclusion(read_metadata(meta, location=docname), "", ()) or "a redirect"
+    if patterns and is_source_excluded(_source(env, docname), patterns):
+        return "exclude"
+    return None
 
 
 def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
@@ -195,15 +204,16 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
 def _plan_views(app: Sphinx, env: BuildEnvironment, plan: Plan) -> None:
     """Which documents get a view, the site map, and prev/next in toctree order."""
     every = {docname: _page_url(app, plan, docname) for docname in plan.order.docs}
-    urls = {docname: url for docname, url in every.items()
-            if _gets_view(env, docname, plan.settings.exclude)}
-    left_out = [url for docname, url in every.items() if docname not in urls]
+    reasons = {docname: why for docname in every
+               if (why := _left_out(env, docname, plan.settings.exclude)) is not None}
+    urls = {docname: url for docname, url in every.items() if docname not in reasons}
+    left_out = [url for docname, url in every.items() if docname in reasons]
     try:
         plan.site_map, notes = site_views(list(urls.values()), left_out, plan.base_url,
                                           plan.settings.view_layout)
     except AgentproseError as error:
         raise ExtensionError(f"agentprose: {error}") from error
-    _log(notes)
+    _log([*notes, *left_out_note({_source(env, doc): why for doc, why in reasons.items()})])
     plan.views = {docname: plan.site_map[page_key(url)] for docname, url in urls.items()}
     listed = [doc for doc in plan.order.docs if doc in urls and doc in plan.order.in_toctree]
     around = neighbours([urls[doc] for doc in listed])

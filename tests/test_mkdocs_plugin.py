@@ -119,6 +119,18 @@ def test_build_in_git_repo_strict(git_site: Path) -> None:
     assert [link.title for link in outputs.llms["sections"]["Optional"]] == ["Extra"]
 
 
+def test_pages_without_a_view_are_named_with_why(git_site: Path) -> None:
+    # issue 39: every page the build writes gets a view or a logged reason
+    done = mkdocs_build(git_site, quiet=False)
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stderr.splitlines() if "[no-view]" in line)
+    assert line.startswith("INFO")
+    assert "3 page(s) get no agent view" in line
+    for named in ("secret.md (agentprose: false)", "drafts/idea.md (exclude)",
+                  "draft.md (draft: true)"):
+        assert named in line, line
+
+
 def test_pages_that_include_files_date_from_the_newest(tmp_path: Path) -> None:
     # pymdownx.snippets from outside docs/ (base_path), mkdocs-include-markdown's syntax
     root = make_site(tmp_path / "proj", markdown_extensions=[

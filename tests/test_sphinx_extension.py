@@ -117,6 +117,13 @@ def test_incremental_edit_and_delete(make_app: App, basic: Path) -> None:
     assert "Extra" not in (out / "llms.txt").read_text(encoding="utf-8")
 
 
+def test_documents_without_a_view_are_named_with_why(make_app: App, basic: Path) -> None:
+    app = make_app("html", srcdir=basic)
+    app.build()
+    line = next(line for line in app._status.getvalue().splitlines() if "no agent view" in line)
+    assert "secret.rst (agentprose: false)" in line and "internal/notes.rst (exclude)" in line
+
+
 def test_git_dates_include_included_files(make_app: App, basic: Path) -> None:
     commit_all(basic, "first", "2024-01-02T03:04:05+00:00")
     (basic / "snippets" / "safety.rst").write_text("Watch the tide tables twice.\n")

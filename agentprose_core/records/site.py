@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from agentprose_core.settings import Settings
 
 __all__ = [
-    "Assembled", "CollectedPage", "build_records", "is_excluded", "is_source_excluded",
+    "Assembled", "CollectedPage", "build_records", "exclusion", "is_excluded",
+    "is_source_excluded", "left_out_note",
     "site_views", "with_listed",
 ]
 
@@ -104,7 +105,30 @@ def is_source_excluded(source: str, patterns: Sequence[str]) -> bool:
 
 def is_excluded(facts: PageFacts, source: str, patterns: Sequence[str]) -> bool:
     """True for pages that get no agent output: ``agentprose: false``, drafts, globs."""
-    return facts.excluded or facts.draft or is_source_excluded(source, patterns)
+    return exclusion(facts, source, patterns) is not None
+
+
+def exclusion(facts: PageFacts, source: str, patterns: Sequence[str]) -> str | None:
+    """Why a page gets no agent output (as :func:`left_out_note` says it), or None."""
+    if facts.draft:
+        return "draft: true"
+    if facts.excluded:
+        return "agentprose: false"
+    return "exclude" if is_source_excluded(source, patterns) else None
+
+
+def left_out_note(reasons: Mapping[str, str]) -> list[Diagnostic]:
+    """One info naming the pages (by source) that get no view, each with why: a build
+    tells of every page it writes without a view."""
+    if not reasons:
+        return []
+    named = ", ".join(f"{source} ({why})" for source, why in list(reasons.items())[:_NAMED])
+    more = f" and {len(reasons) - _NAMED} more" if len(reasons) > _NAMED else ""
+    return [Diagnostic("no-view", f"{len(reasons)} page(s) get no agent view: {named}{more}.",
+                       severity="info")]
+
+
+_NAMED = 5
 
 
 _REFRESH = re.compile(r"""<meta\b[^>]*http-equiv\s*=\s*["']?refresh\b[^>]*url\s*=""",
@@ -148,14 +172,18 @@ def build_records(
     notes: list[Diagnostic] = []
     kept: list[tuple[CollectedPage, PageFacts]] = []
     left_out: list[str] = []
+    reasons: dict[str, str] = {}
     for page in pages:
         facts = read_metadata(page.metadata, location=page.source)
         notes.extend(facts.diagnostics)
-        if not is_excluded(facts, page.source, settings.exclude) \
-                and not is_redirect_stub(page.content_html):
+        why = exclusion(facts, page.source, settings.exclude) or (
+            "a redirect" if is_redirect_stub(page.content_html) else None)
+        if why is None:
             kept.append((page, facts))
         else:
             left_out.append(page.url)
+            reasons[page.source] = why
+    notes.extend(left_out_note(reasons))
     views, collisions = site_views([p.url for p, _ in kept], left_out, base_url,
                                    settings.view_layout)
     notes.extend(collisions)
