@@ -92,7 +92,8 @@ def test_a_link_to_a_pages_html_url_is_reported() -> None:
 def test_a_clean_site_has_no_link_findings() -> None:
     pages = [_record("a", f"# A\n\n<a id=\"x.y\"></a>`x.y`\n\n[b]({SITE}b.md#b)\n",
                      unanchored=("index-0",)),
-             _record("b", f"# B\n\n[a]({SITE}a.md#x.y) [off](https://elsewhere.org/a/)\n")]
+             _record("b", f"# B\n\n[a]({SITE}a.md#x.y) [off](https://elsewhere.org/a/)\n\n"
+                          f"```md\n[shown]({SITE}a/)\n```\n")]
     assert link_findings(pages, SITE) == []
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-__all__ = ["slug", "view_targets"]
+__all__ = ["outside_code", "slug", "view_targets"]
 
 _SLUG_DROPPED = re.compile(r"[^\w\- ]")
 
@@ -22,9 +22,9 @@ _FENCE_MARK = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 _INLINE_MARKUP = re.compile(r"<a id=\"[^\"]*\"></a>|!?\[([^\]]*)\]\([^)]*\)|\\(?=\S)|[`*]|<[^>]+>")
 
 
-def _heading_texts(markdown: str) -> list[str]:
-    """The text of each ATX heading of a view, code blocks skipped, inline markup off."""
-    texts: list[str] = []
+def outside_code(markdown: str) -> list[str]:
+    """The lines of a view outside its fenced code blocks."""
+    lines: list[str] = []
     fence = ""
     for line in markdown.split("\n"):
         mark = _FENCE_MARK.match(line)
@@ -36,6 +36,14 @@ def _heading_texts(markdown: str) -> list[str]:
         if mark:
             fence = mark.group(1)
             continue
+        lines.append(line)
+    return lines
+
+
+def _heading_texts(markdown: str) -> list[str]:
+    """The text of each ATX heading of a view, code blocks skipped, inline markup off."""
+    texts: list[str] = []
+    for line in outside_code(markdown):
         heading = _ATX.fullmatch(line)
         if heading:
             texts.append(_INLINE_MARKUP.sub(lambda m: m.group(1) or "", heading.group(2)))

@@ -18,7 +18,7 @@ from html import unescape
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from agentprose_core.convert.slugs import view_targets
+from agentprose_core.convert.slugs import outside_code, view_targets
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.urls import page_key
 
@@ -35,7 +35,10 @@ _NAMED = 3  # places a warning names before it says how many more
 
 
 def _links(markdown: str, base: str) -> Iterator[str]:
-    """The URLs on the site that ``markdown`` links, as written."""
+    """The URLs on the site that ``markdown`` links, as written (not in code blocks,
+    where a page may show link syntax with the site's URLs)."""
+    if "```" in markdown or "~~~" in markdown:
+        markdown = "\n".join(outside_code(markdown))
     for match in _MARKDOWN_LINK.finditer(markdown):
         url = match.group(1).strip("<>")
         if url.startswith(base):
