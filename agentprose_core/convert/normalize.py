@@ -16,6 +16,7 @@ from lxml import etree
 from agentprose_core import urls
 from agentprose_core.convert.placeholders import Placeholders
 from agentprose_core.convert.rules.anchors import outline, place_anchors
+from agentprose_core.convert.rules.cards import rewrite_link_cards
 from agentprose_core.convert.rules.codeblocks import (
     SourceFence,
     replace_code_blocks,
@@ -31,7 +32,6 @@ from agentprose_core.convert.rules.widgets import (
     rewrite_definition_lists,
     rewrite_figures,
     rewrite_footnotes,
-    rewrite_link_cards,
     rewrite_tabs,
     rewrite_task_lists,
     separate_blockquotes,
