@@ -102,3 +102,14 @@ def test_the_conversion_knows_which_ids_its_view_lost() -> None:
         '<section id="s"><h2>S</h2><p id="id1">Text.</p><span id="index-0"></span>'
         '<p id="label">Here.</p></section>', page_url=PAGE, site_map={}, settings=Settings())
     assert result.unanchored == ("index-0",)  # id1 and label got anchors, s is the slug
+
+
+def test_a_heading_inside_a_quote_is_a_target() -> None:
+    # mkdocs' own docs: an admonition's "#### custom_dir" is a heading in a blockquote
+    target = _record("configuration", "# Configuration\n\n> **Note**\n>\n> #### custom_dir\n>\n"
+                     "> Text.\n\n> ```bash\n> # not a heading\n> ```\n",
+                     unanchored=("custom_dir", "not-a-heading"))
+    linking = _record("theme", f"[dir]({SITE}configuration.md#custom_dir)\n")
+    assert link_findings([linking, target], SITE) == []
+    lost = _record("theme2", f"[x]({SITE}configuration.md#not-a-heading)\n")
+    assert [n.code for n in link_findings([lost, target], SITE)] == ["fragment-lost"]

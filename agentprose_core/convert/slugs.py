@@ -22,11 +22,16 @@ _FENCE_MARK = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
 _INLINE_MARKUP = re.compile(r"<a id=\"[^\"]*\"></a>|!?\[([^\]]*)\]\([^)]*\)|\\(?=\S)|[`*]|<[^>]+>")
 
 
+_QUOTE_MARKS = re.compile(r"^(?:[ \t]*>)+[ \t]?")
+
+
 def outside_code(markdown: str) -> list[str]:
-    """The lines of a view outside its fenced code blocks."""
+    """The lines of a view outside its fenced code blocks, without their blockquote
+    marks (an admonition's headings and code are in a quote)."""
     lines: list[str] = []
     fence = ""
-    for line in markdown.split("\n"):
+    for given in markdown.split("\n"):
+        line = _QUOTE_MARKS.sub("", given) if given.lstrip().startswith(">") else given
         mark = _FENCE_MARK.match(line)
         if fence:
             if mark and mark.group(1)[0] == fence[0] and len(mark.group(1)) >= len(fence) \

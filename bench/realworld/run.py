@@ -131,6 +131,7 @@ def main() -> int:
     chosen = site_list.by_name([n for n in args.sites.split(",") if n] or None)
     checkouts = args.checkouts.resolve()
     started = dt.datetime.now(dt.UTC)
+    head = _head(source)  # the commit measured: the tree may get others while a run goes
     latest = checkouts / ".agentprose" / "latest"
     if args.skip_build and latest.exists():
         agentprose = latest.resolve()  # check with the code the last builds used
@@ -145,7 +146,7 @@ def main() -> int:
     results.mkdir(parents=True, exist_ok=True)
     out = results / f"{started.strftime('%Y%m%dT%H%M%SZ')}.json"
     document = {"started": started.isoformat(), "agentprose": str(source),
-                "agentprose_head": _head(source), "agentprose_snapshot": str(agentprose),
+                "agentprose_head": head, "agentprose_snapshot": str(agentprose),
                 "skip_build": args.skip_build,
                 "sites": entries}
     out.write_text(json.dumps(document, indent=2, ensure_ascii=False), encoding="utf-8")
