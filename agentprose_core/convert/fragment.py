@@ -14,10 +14,10 @@ from typing import Any
 from agentprose_core.convert.normalize import normalize
 from agentprose_core.convert.placeholders import leftover, splice
 from agentprose_core.convert.rules.codeblocks import SourceFence
-from agentprose_core.convert.slugs import view_targets
+from agentprose_core.convert.slugs import anchor_ids
 from agentprose_core.convert.tree import Element, all_text, parse_fragment, to_html
 from agentprose_core.diagnostics import Diagnostic
-from agentprose_core.model import Conversion
+from agentprose_core.model import Conversion, Heading
 from agentprose_core.preprocess import run_preprocess
 from agentprose_core.settings import Settings
 
@@ -276,9 +276,20 @@ def convert_element(
         markdown=markdown,
         headings=normalized.headings,
         diagnostics=notes + tuple(normalized.diagnostics),
-        unanchored=tuple(sorted(normalized.ids - view_targets(markdown)))
-        if normalized.ids else (),
+        unanchored=_unanchored(normalized.ids, normalized.headings, markdown),
     )
+
+
+def _unanchored(ids: frozenset[str], headings: tuple[Heading, ...],
+                markdown: str) -> tuple[str, ...]:
+    """The content's ids that its view cannot be linked by: a heading's id is (its slug
+    is the id, or an anchor carries it), an ``<a id>`` anchor's is."""
+    if not ids:
+        return ()
+    left = ids - {heading.id for heading in headings}
+    if left and "<a id=" in markdown:
+        left -= anchor_ids(markdown)
+    return tuple(sorted(left))
 
 
 def convert_fragment(

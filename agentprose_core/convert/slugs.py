@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-__all__ = ["outside_code", "slug", "view_targets"]
+__all__ = ["anchor_ids", "outside_code", "slug", "view_targets"]
 
 _SLUG_DROPPED = re.compile(r"[^\w\- ]")
 
@@ -55,11 +55,15 @@ def _heading_texts(markdown: str) -> list[str]:
     return texts
 
 
+def anchor_ids(markdown: str) -> set[str]:
+    """The ids of a view's ``<a id>`` anchors."""
+    return {unescape(ident) for ident in _ANCHOR_IN_VIEW.findall(markdown)}
+
+
 def view_targets(markdown: str) -> frozenset[str]:
     """The fragments a view can be linked with: its anchors' ids and its headings'
     slugs (a repeated slug numbered as GitHub numbers it: ``-1``, ``-2``)."""
-    found = {unescape(ident) for ident in _ANCHOR_IN_VIEW.findall(markdown)} \
-        if "<a id=" in markdown else set()
+    found = anchor_ids(markdown) if "<a id=" in markdown else set()
     seen: dict[str, int] = {}
     for text in _heading_texts(markdown) if "#" in markdown else ():
         base = slug(text)
