@@ -21,7 +21,10 @@ class SourceFence:
     code: str
 
 
-_FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
+# A fence may stand in a blockquote (markdown-callouts' and admonitions' "> " lines).
+_FENCE_OPEN = re.compile(
+    r"^(?P<quote>(?:[ \t]*>)*)(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
+_QUOTED = re.compile(r"^(?:[ \t]*>)+[ \t]?")
 
 
 _TITLE = re.compile(r"""title\s*=\s*["']([^"']+)["']""")
@@ -57,9 +60,13 @@ def fences_of(source: str) -> tuple[SourceFence, ...]:
         if not match:
             continue
         body: list[str] = []
-        indent = len(match.group("indent"))
-        while index < len(lines) and not _closes(lines[index], match.group("fence")):
-            body.append(lines[index][indent:] if lines[index][:indent].isspace() else lines[index])
+        quoted = bool(match.group("quote"))
+        indent = len(match.group("indent")) - (1 if quoted and match.group("indent") else 0)
+        while index < len(lines):
+            line = _QUOTED.sub("", lines[index]) if quoted else lines[index]
+            if _closes(line, match.group("fence")):
+                break
+            body.append(line[indent:] if line[:indent].isspace() else line)
             index += 1
         index += 1
         found.append(SourceFence(_info_language(match.group("info")), "\n".join(body)))

@@ -57,7 +57,7 @@ __all__ = ["DROP_SELECTORS", "Normalized", "normalize"]
 # Never content, wherever it appears inside the main content.
 DROP_TAGS = frozenset({
     "script", "style", "noscript", "template", "link", "meta", "button", "svg", "form", "nav",
-    "select", "textarea",
+    "select", "textarea", "map",  # an image map's areas: the diagram's clickable parts
 })
 DROP_CLASSES = frozenset({
     "agentprose-ignore", "md-source-file", "md-clipboard", "copybutton", "edit-this-page",

@@ -265,7 +265,7 @@ def as_blocks(element: Element) -> list[Element]:
 INDEXED_TAGS = frozenset({
     "a", "img", "h1", "h2", "h3", "h4", "h5", "h6", "details", "dl", "figcaption", "math",
     "input", "script", "style", "noscript", "template", "link", "meta", "button", "svg",
-    "form", "nav", "select", "textarea",
+    "form", "nav", "select", "textarea", "map",
 })
 INDEXED_ATTRIBUTES = ("hidden", "data-ignore", "aria-hidden", "role", "style")
 # The classes the normalize passes ask about: chrome (normalize), math (codeblocks),

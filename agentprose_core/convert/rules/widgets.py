@@ -280,8 +280,10 @@ def _rewrite_citations(index: ElementIndex, placeholders: Placeholders) -> None:
         if (link.get("href") or "").startswith("#") and target in labels:
             unwrap(link, placeholders.inline(f"[^{labels[target]}]"))
     for container in index.classes("citation-list", tags=("div",)):
+        # A citation is linked from other pages (sphinxcontrib-bibtex's references
+        # page): its anchor is kept even where docutils numbered it (id3).
         _footnote_definitions(container, [(n, e) for n, e in notes if e.getparent() is container],
-                              placeholders)
+                              placeholders, linked_from_elsewhere=True)
 
 
 _DOCUTILS_AUTOMATIC_ID = re.compile(r"id\d+")
@@ -291,6 +293,8 @@ def _footnote_definitions(
     container: Element,
     notes: list[tuple[str, Element]],
     placeholders: Placeholders,
+    *,
+    linked_from_elsewhere: bool = False,
 ) -> None:
     replacement = new_element("div")
     for label, note in notes:
@@ -300,7 +304,7 @@ def _footnote_definitions(
         first = next((child for child in note if child.tag == "p"), None)
         marker = placeholders.inline(f"[^{label}]:") + " "
         ident = note.get("id") or ""
-        if ident and not _DOCUTILS_AUTOMATIC_ID.fullmatch(ident):  # a link may lead here
+        if ident and (linked_from_elsewhere or not _DOCUTILS_AUTOMATIC_ID.fullmatch(ident)):
             marker += anchor(placeholders, ident)
         if first is None:
             first = new_element("p", (note.text or "").strip())
