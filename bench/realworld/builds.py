@@ -86,7 +86,12 @@ class Usage:
 
 def _run(command: list[str], *, cwd: Path, env: dict[str, str], log: Path,
          timeout: int) -> Usage:
-    """Run ``command``; its wall time, and its CPU and peak memory from ``wait4``."""
+    """Run ``command``; its wall time, and its CPU and peak memory from ``wait4``. The
+    venv's ``bin`` (its python's folder) is first on PATH, as when it is activated: pages
+    that run installed commands (markdown-exec's console blocks) find them."""
+    python = next((part for part in command if Path(part).name.startswith("python")), None)
+    if python is not None:
+        env = {**env, "PATH": f"{Path(python).parent}{os.pathsep}{env.get('PATH', '')}"}
     started = time.perf_counter()
     with log.open("w", encoding="utf-8") as out:
         process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out,

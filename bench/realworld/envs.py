@@ -50,7 +50,9 @@ def _write_shim(venv: Path) -> None:
     shim = _site_packages(venv) / _SHIM
     shim.mkdir(parents=True, exist_ok=True)
     (shim / "METADATA").write_text(
-        "Metadata-Version: 2.1\nName: agentprose-realworld-shim\nVersion: 0\n", encoding="utf-8")
+        # License and Classifier: sites' credits pages read them from every distribution
+        "Metadata-Version: 2.1\nName: agentprose-realworld-shim\nVersion: 0\nLicense: MIT\n"
+        "Classifier: License :: OSI Approved :: MIT License\n", encoding="utf-8")
     (shim / "entry_points.txt").write_text(
         "[mkdocs.plugins]\nagentprose = mkdocs_agentprose.plugin:AgentprosePlugin\n",
         encoding="utf-8")

@@ -227,6 +227,176 @@ SITES: tuple[Site, ...] = (
         markers="rst",
         notes="intersphinx emptied (no network).",
     ),
+    Site(
+        name="ablog",
+        repo="sunpy/ablog",
+        commit="e7a55a323a7932a5bf900fd696d595f5dd977743",
+        tool="sphinx",
+        theme="alabaster",
+        docs_dir="docs",
+        config="docs",
+        requirements=("-e", "{checkout}[notebook,markdown,docs]",),
+        features="ablog blog extension (posts, archives, tags, categories, authors, "
+                 "locations, languages, Atom feeds, sidebars), alabaster, nbsphinx notebook, "
+                 "MyST page, automodapi",
+        overrides=_NO_NETWORK_SPHINX,
+        markers="rst",
+        notes="intersphinx emptied (no network); needs pandoc on the PATH (nbsphinx).",
+    ),
+    Site(
+        name="pymdown-extensions",
+        repo="facelessuser/pymdown-extensions",
+        commit="7272a2dfcd6c97338dc8a4579289ed56167d67ce",
+        tool="mkdocs",
+        theme="material",
+        docs_dir="docs/src/markdown",
+        config="mkdocs.yml",
+        requirements=("-e", "{checkout}", "mkdocs-material==9.6.23",
+                      "mkdocs_pymdownx_material_extras>=2.1",
+                      "mkdocs-git-revision-date-localized-plugin", "mkdocs-minify-plugin"),
+        features="Material with custom_dir, snippets (auto_append), superfences custom fences "
+                 "(diagram, math, md-render), blocks (admonition, details, tab, html, "
+                 "caption, definition), tabbed, arithmatex, emoji, keys, critic, "
+                 "git revision dates, minified HTML",
+        notes="The last commit built with MkDocs (the next one, f91cee29, moved the docs to "
+              "Zensical); pymdown_lexers (a git requirement, not on PyPI) not installed: "
+              "its languages fall back to plain text in both builds.",
+    ),
+    Site(
+        name="mkdocs-llmstxt",
+        repo="pawamoy/mkdocs-llmstxt",
+        commit="01d89230223411456038be6eb3b0698528f8d8d3",
+        tool="mkdocs",
+        theme="material",
+        docs_dir="docs",
+        config="mkdocs.yml",
+        requirements=("-e", "{checkout}", "markdown-callouts>=0.4", "markdown-exec>=1.8",
+                      "mkdocs>=1.6", "mkdocs-git-revision-date-localized-plugin>=1.2",
+                      "mkdocs-material==9.7.6", "mkdocs-minify-plugin>=0.8",
+                      "mkdocs-section-index>=0.3", "mkdocstrings[python]>=0.29", "ruff"),
+        features="mkdocs-llmstxt kept (writes llms.txt and llms-full.txt itself), "
+                 "mkdocstrings API page, autorefs, markdown-exec, section-index, typeset, "
+                 "snippets, callouts, Material",
+        drop_plugins=("coverage",),
+        notes="llmstxt kept on purpose (the plugin built from the checkout): agentprose "
+              "should warn about it; coverage dropped (needs a coverage run); inventories "
+              "of other sites not fetched (no network); git-revision-date-localized and "
+              "minify stay disabled (DEPLOY unset), as in a local build; ruff installed "
+              "for signature formatting.",
+    ),
+    Site(
+        name="sphinx-autoapi",
+        repo="readthedocs/sphinx-autoapi",
+        commit="20880281089c771487d992ddfb6e3e658d20da96",
+        tool="sphinx",
+        theme="furo",
+        docs_dir="doc/source",
+        config="doc/source",
+        requirements=("-e", "{checkout}", "furo", "sphinx", "sphinx-design"),
+        features="sphinx-autoapi (autoapi.extension; autoapiclass directives, no "
+                 "generated API pages: autoapi_generate_api_docs = False), confval/event "
+                 "object types, sphinx-design grid cards, furo",
+        overrides=_NO_NETWORK_SPHINX,
+        markers="rst",
+        notes="intersphinx emptied (no network). Its conf sets "
+              "autoapi_generate_api_docs = False: autoapi parses the source, "
+              "the pages use autoapi directives, no API tree is generated.",
+    ),
+    Site(
+        name="nbsphinx",
+        repo="spatialaudio/nbsphinx",
+        commit="c8ea68b13da2b4db3680bd4e60328297ec0b74d6",
+        tool="sphinx",
+        theme="insipid",
+        docs_dir="doc",
+        config="doc",
+        requirements=("-e", "{checkout}", "ipykernel", "numpy", "matplotlib", "ipympl",
+                      "pandas", "xarray", "setuptools", "sphinxcontrib-bibtex>=2.1",
+                      "sphinxcontrib-svg2pdfconverter", "ipywidgets", "jupytext",
+                      "sphinx-last-updated-by-git", "sphinx-codeautolink",
+                      "insipid-sphinx-theme"),
+        features="nbsphinx: notebooks executed at build time (ipykernel), pre-executed and "
+                 "never-executed notebooks, jupytext custom formats (.pct.py, .md), "
+                 "galleries with thumbnails, raw/hidden cells, widgets, prolog/epilog raw "
+                 "HTML, bibtex, codeautolink, last-updated-by-git, insipid theme",
+        overrides={**_NO_NETWORK_SPHINX, "nbsphinx_allow_errors": True,
+                   "bibtex_bibfiles": ["../../../nbsphinx/doc/references.bib"]},
+        markers="rst",
+        notes="Needs pandoc on the PATH (apt-get install pandoc). intersphinx emptied (no "
+              "network); nbsphinx_allow_errors = True: two cells fetch an image from the "
+              "internet (Image(url=..., embed=True)) and show their traceback instead; "
+              "bibtex_bibfiles relative to the wrapper conf dir "
+              "(<checkouts>/.builds/nbsphinx/conf-<variant>), as sphinxcontrib-bibtex "
+              "reads it relative to confdir. insipid theme, as Read the Docs installs it.",
+        timeout=1500,
+    ),
+    Site(
+        name="griffe",
+        repo="mkdocstrings/griffe",
+        commit="b450abb0b372f594271a017153a297c75651531a",
+        tool="mkdocs",
+        theme="material",
+        docs_dir="docs",
+        config="mkdocs.yml",
+        requirements=("griffe==2.2.0", "code2flow>=2.5", "griffe-inherited-docstrings>=1.1.2",
+                      "markdown-callouts>=0.4", "markdown-exec[ansi]>=1.8", "mkdocs>=1.6",
+                      "mkdocs-gen-files>=0.5", "mkdocs-git-revision-date-localized-plugin>=1.2",
+                      "mkdocs-material==9.7.6", "mkdocs-minify-plugin>=0.8",
+                      "mkdocs-section-index>=0.3", "mkdocs-redirects>=1.2",
+                      "mkdocstrings[python]>=0.29", "pydeps>=1.12", "ruff"),
+        features="mkdocstrings (Python handler) API pages with inheritance diagrams, "
+                 "git revision dates with creation dates (timeago), gen-files, "
+                 "markdown-exec (console, ANSI, pydeps SVG), redirects, section-index, "
+                 "typeset, minified HTML, Material",
+        drop_plugins=("llmstxt", "coverage"),
+        env={"DEPLOY": "true"},
+        notes="griffe 2.2.0 from PyPI (the checkout's last tag; its three editable "
+              "packages do not install with pip: griffecli asks for griffelib at another "
+              "version string than griffelib builds); the API pages still document the "
+              "checkout's source (mkdocstrings paths). DEPLOY=true, as the docs' CI and "
+              "deploy set it: git-revision-date-localized, minify and the DEPLOY-only exec "
+              "blocks are on; the pydeps graph needs graphviz's dot on the PATH "
+              "(apt-get install graphviz). The console blocks that run `griffe check` show "
+              "'griffe: not found' in every build (the venv's bin is not on PATH). llmstxt "
+              "dropped (writes llms.txt, as agentprose does); coverage dropped (needs a "
+              "coverage run); inventories of other sites not fetched (no network).",
+        timeout=1500,
+    ),
+    Site(
+        name="python-package-guide",
+        repo="pyOpenSci/python-package-guide",
+        commit="7bb9682c03958a0fa85e1b09ba6d99cf4d6b85ea",
+        tool="sphinx",
+        theme="pydata-sphinx-theme 0.20.0",
+        docs_dir=".",
+        config=".",
+        requirements=("-e", "{checkout}",),
+        features="pydata-sphinx-theme, sphinx-design grids and cards (with :link:), MyST "
+                 "(myst-nb, colon fences, attrs), inline tabs, bibtex, opengraph social "
+                 "cards, sitemap, favicons, a plotly translation graph, custom RSS feed",
+        overrides={**_NO_NETWORK_SPHINX,
+                   "bibtex_bibfiles": ["../../../python-package-guide/bibliography.bib"]},
+        markers="md",
+        notes="intersphinx emptied (no network); bibtex_bibfiles relative to the wrapper "
+              "conf dir (<checkouts>/.builds/python-package-guide/conf-<variant>), as "
+              "sphinxcontrib-bibtex reads it relative to confdir. English only "
+              "(SPHINX_LANG unset), as the nox docs session's first build.",
+        timeout=1500,
+    ),
+    Site(
+        name="mkdocs-static-i18n",
+        repo="ultrabug/mkdocs-static-i18n",
+        commit="a82145850eedc3ff52e80cbead236d4eea16568f",
+        tool="mkdocs",
+        theme="material",
+        docs_dir="docs",
+        config="mkdocs.yml",
+        requirements=("-e", "{checkout}", "mkdocs-material==9.7.6"),
+        features="mkdocs-static-i18n (suffix structure, en default + fr build with "
+                 "fallback to en, reconfigured Material and search, nav translations), "
+                 "Material home template (custom_dir), tabs, admonitions",
+        notes="The plugin from the checkout (its own docs).",
+    ),
 )
 
 
