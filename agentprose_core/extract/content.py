@@ -134,6 +134,11 @@ CHROME_RULES: tuple[ChromeRule, ...] = (
         keep=_HEADINGS,
     ),
     ChromeRule("[aria-label=breadcrumb], [aria-label=breadcrumbs], [aria-label=Breadcrumbs]"),
+    ChromeRule(  # comment widgets a theme adds after the content (ablog's Disqus block,
+        # giscus, utterances): a heading and a link to the service, no content
+        ".ablog__comments, #disqus_thread, a.dsq-brlink, .giscus, .giscus-frame,"
+        " .utterances, #isso-thread"
+    ),
 )
 
 _MEDIA = "img, svg, video, picture, table, pre"
