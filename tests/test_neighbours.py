@@ -191,3 +191,11 @@ def test_a_fence_in_a_quote_gives_its_language() -> None:
     result = convert_fragment(html, page_url=PAGE, site_map=SITE_MAP, settings=Settings(),
                               source_fences=fences_of(source))
     assert "> ```python\n> def ebb():\n>     pass\n> ```" in result.markdown
+
+
+@ENGINES
+def test_a_link_in_raised_text_is_a_markdown_link(converter: str) -> None:
+    # pymdown-extensions' docs: hand-written footnote marks, <sup><a href>†</a></sup>
+    html = '<p>Magic<sup><a href="#_fn_1">†</a></sup>, H<sub>2</sub>O, x<sup><em>n</em></sup>.</p>'
+    assert convert(html, converter) == \
+        f"Magic<sup>[†]({PAGE}#_fn_1)</sup>, H<sub>2</sub>O, x<sup>*n*</sup>.\n"

@@ -287,6 +287,18 @@ def _no_nested_strikes(root: Element) -> None:
             drop_tag(element)
 
 
+def _markup_in_raised_text(root: Element, placeholders: Placeholders) -> None:
+    """A ``<sup>`` or ``<sub>`` that holds markup (a footnote mark that is a link): its
+    tags as text around its content, so that a link in it becomes a Markdown link
+    (the engines keep the element as HTML, the link inside it too)."""
+    for raised in reversed(list(root.iter("sup", "sub"))):
+        if len(raised) and raised.getparent() is not None:
+            tag = str(raised.tag)
+            raised.text = placeholders.inline(f"<{tag}>") + (raised.text or "")
+            raised.append(new_element("span", placeholders.inline(f"</{tag}>")))
+            drop_tag(raised)
+
+
 _EMPHASIS = ("em", "strong", "i", "b")
 
 
@@ -377,6 +389,7 @@ def normalize(
         aside.tag = "div"
     _out_of_inline_markup(root, placeholders)
     _no_nested_strikes(root)
+    _markup_in_raised_text(root, placeholders)
     _merge_adjacent_emphasis(root)
     escape_text(root, placeholders)
     separate_blockquotes(root, placeholders)
