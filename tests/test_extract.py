@@ -723,10 +723,13 @@ def test_a_page_too_deep_to_parse_keeps_what_follows_the_deep_part() -> None:
 def test_a_comment_widget_is_chrome() -> None:
     # ablog's Disqus block, inside the theme's content container after the post
     result = page('<div role="main"><h1>Post</h1><p>Text.</p>'
-                  '<div class="section ablog__blog_comments"><div class="section ablog__comments">'
+                  '<div class="section ablog__blog_comments"><div class="section ablog__prev-next">'
+                  '<span class="ablog__prev"><a href="a.html">Older post</a></span></div>'
+                  '<div class="section ablog__comments">'
                   '<h2>Comments</h2><div id="disqus_thread"></div><noscript>Enable JavaScript'
                   '</noscript><a href="https://disqus.com" class="dsq-brlink">comments powered by'
                   " Disqus</a></div></div></div>")
     assert result.content is not None
     text = result.content.text_content()
     assert "Text." in text and "Comments" not in text and "Disqus" not in text
+    assert "Older post" not in text

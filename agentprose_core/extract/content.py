@@ -134,10 +134,10 @@ CHROME_RULES: tuple[ChromeRule, ...] = (
         keep=_HEADINGS,
     ),
     ChromeRule("[aria-label=breadcrumb], [aria-label=breadcrumbs], [aria-label=Breadcrumbs]"),
-    ChromeRule(  # comment widgets a theme adds after the content (ablog's Disqus block,
-        # giscus, utterances): a heading and a link to the service, no content
-        ".ablog__comments, #disqus_thread, a.dsq-brlink, .giscus, .giscus-frame,"
-        " .utterances, #isso-thread"
+    ChromeRule(  # what a blog theme adds after a post: links to the posts before and
+        # after it, and comment widgets (ablog's Disqus block, giscus, utterances)
+        ".ablog__prev-next, .ablog__comments, #disqus_thread, a.dsq-brlink, .giscus,"
+        " .giscus-frame, .utterances, #isso-thread"
     ),
 )
 
