@@ -189,7 +189,7 @@ class SiteAnalysis:
         view_fences = checks.fences(body)
         unmatched = checks.compare_langs(blocks, view_fences, post.url, self.langs,
                                          self.lang_counts)
-        if self.tool != "mkdocs":
+        if self.tool == "sphinx":  # Markdown sources (MkDocs, Zensical) only
             return
         source = checks.source_of(post.url, self.site.base, self.docs_dir)
         if source is None:

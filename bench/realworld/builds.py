@@ -135,6 +135,53 @@ def resummarize(saved: dict[str, object]) -> dict[str, object]:
     return _summarize(result).to_dict() if Path(result.log).exists() else saved
 
 
+# ---- Zensical ---------------------------------------------------------------------------
+
+_YAML_KEY = "^{key}:.*$"
+
+
+def _with_key(text: str, key: str, value: str) -> str:
+    """A Zensical config's text with one top-level key set (``site_url``, ``site_dir``)."""
+    line = f"{key}: {json.dumps(value)}"
+    pattern = re.compile(_YAML_KEY.format(key=re.escape(key)), re.MULTILINE)
+    return pattern.sub(line, text, count=1) if pattern.search(text) else f"{text}\n{line}\n"
+
+
+def _zensical_build(site: Site, checkout: Path, python: Path, variant: str, out: Path,
+                    log: Path, agentprose_checkout: Path, *, prefix: tuple[str, ...] = (),
+                    timeout: int | None = None) -> Usage:
+    """Zensical runs no third-party plugins: the site is built, then ``agentprose
+    build`` writes the agent outputs into it (``--source`` the docs folder), as a
+    Zensical user runs it. Usage is of both commands; the log holds both."""
+    original = checkout / site.config
+    generated = original.with_name(f"zensical.realworld-{variant}{original.suffix}")
+    inside = f".realworld-site-{variant}"  # Zensical writes only inside the project
+    text = original.read_text(encoding="utf-8")
+    generated.write_text(_with_key(_with_key(text, "site_url", base_url(site)),
+                                   "site_dir", inside), encoding="utf-8")
+    env = _env(site, agentprose_checkout if uses_agentprose(variant) else None)
+    try:
+        built = _run([*prefix, str(python), "-m", "zensical", "build", "-f", str(generated)],
+                     cwd=original.parent, env=env, log=log, timeout=timeout or site.timeout)
+        if (original.parent / inside).is_dir():
+            shutil.move(str(original.parent / inside), str(out))
+    finally:
+        generated.unlink(missing_ok=True)
+        shutil.rmtree(original.parent / inside, ignore_errors=True)
+    if built.exit_code != 0 or not uses_agentprose(variant):
+        return built
+    second = log.with_name(f"{log.stem}-agentprose.log")
+    ours = _run([*prefix, str(python), "-m", "agentprose_core.cli", "build", str(out),
+                 "--base-url", base_url(site), "--source", str(checkout / site.docs_dir)],
+                cwd=original.parent, env=env, log=second, timeout=timeout or site.timeout)
+    with log.open("a", encoding="utf-8") as whole:
+        whole.write(second.read_text(encoding="utf-8", errors="replace"))
+    second.unlink(missing_ok=True)
+    return Usage(ours.exit_code, built.seconds + ours.seconds,
+                 built.cpu_seconds + ours.cpu_seconds,
+                 max(built.peak_rss_mib, ours.peak_rss_mib))
+
+
 # ---- MkDocs ---------------------------------------------------------------------------
 
 def _mkdocs_build(site: Site, checkout: Path, python: Path, variant: str, out: Path,
@@ -231,12 +278,12 @@ def _sphinx_build(site: Site, checkout: Path, python: Path, variant: str, out: P
 
 
 def marker_path(checkout: Path, site: Site) -> Path:
-    suffix = ".md" if site.tool == "mkdocs" or site.markers == "md" else ".rst"
+    suffix = ".md" if site.tool != "sphinx" or site.markers == "md" else ".rst"
     return checkout / site.docs_dir / f"{_MARKER_STEM}{suffix}"
 
 
 def marker_url(site: Site) -> str:
-    if site.tool == "mkdocs" or site.builder == "dirhtml":
+    if site.tool != "sphinx" or site.builder == "dirhtml":
         return base_url(site) + _MARKER_STEM + "/"
     return base_url(site) + _MARKER_STEM + ".html"
 
@@ -260,7 +307,8 @@ def build(site: Site, checkouts: Path, python: Path, variant: str,
     checkout = checkouts / site.name
     out, log = _empty_output(checkouts, site, variant)
     marker = marker_path(checkout, site) if uses_agentprose(variant) and markers else None
-    builder = _mkdocs_build if site.tool == "mkdocs" else _sphinx_build
+    builder = {"mkdocs": _mkdocs_build, "zensical": _zensical_build}.get(site.tool,
+                                                                        _sphinx_build)
     try:
         if marker is not None:
             marker.write_text(marker_page(marker.suffix), encoding="utf-8")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Tool = Literal["mkdocs", "sphinx"]
+Tool = Literal["mkdocs", "sphinx", "zensical"]
 
 
 @dataclass(frozen=True)
@@ -23,9 +23,10 @@ class Site:
     tool: Tool
     theme: str
     docs_dir: str
-    """MkDocs: the docs dir; Sphinx: the source dir (relative to the checkout)."""
+    """MkDocs, Zensical: the docs dir; Sphinx: the source dir (relative to the checkout)."""
     config: str
-    """MkDocs: the mkdocs.yml; Sphinx: the folder of conf.py (relative to the checkout)."""
+    """MkDocs: the mkdocs.yml; Zensical: its zensical.yml (or .toml: not supported yet);
+    Sphinx: the folder of conf.py (relative to the checkout)."""
     requirements: tuple[str, ...]
     features: str
     drop_plugins: tuple[str, ...] = ()
@@ -396,6 +397,22 @@ SITES: tuple[Site, ...] = (
                  "fallback to en, reconfigured Material and search, nav translations), "
                  "Material home template (custom_dir), tabs, admonitions",
         notes="The plugin from the checkout (its own docs).",
+    ),
+    Site(
+        name="pymdown-extensions-zensical",
+        repo="facelessuser/pymdown-extensions",
+        commit="6d0097b85a52468e7cd8eaceaa192ff3348c41e0",
+        tool="zensical",
+        theme="zensical (material)",
+        docs_dir="docs/src/markdown",
+        config="zensical.yml",
+        requirements=("-e", "{checkout}", "zensical==0.0.73"),
+        features="a Zensical build (no third-party plugins) through `agentprose build "
+                 "--source`: snippets, superfences custom fences, blocks, tabbed, "
+                 "arithmatex, Material-compatible theme and navigation",
+        notes="The same docs as pymdown-extensions, after their move to Zensical; "
+              "pymdown_lexers (a git requirement) not installed. The checkout is named "
+              "pymdown-extensions-zensical (a second clone of the repository).",
     ),
 )
 
