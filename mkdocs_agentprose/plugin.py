@@ -228,7 +228,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):
             settings=self.settings, cache=self.cache, pool=self.pool,
         )
         self.last_changed = LastChanged(Path(config.docs_dir),
-                                        self.cache.directory if self.cache else None)
+                                        self.cache.directory if self.cache else None,
+                                        fallback=Path(config.config_file_path or ".").parent)
         if not self.dirty:  # every page is dated in on_env: git reads the history meanwhile
             self.last_changed.start()
 

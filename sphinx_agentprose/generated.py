@@ -1,5 +1,6 @@
 """API sources a build generates (sphinx-autoapi, sphinx-autodoc2, autosummary): no
-commit dates them, the code they document does.
+commit dates them, the code they document does; and autosummary tables, whose
+docstring lines change with the code while the page's source does not.
 
 Such a source is untracked, so its page would take the file's modification time,
 new on every build (two builds differ, and ``no-git`` breaks ``-W``). Its date is the
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agentprose_core.records.includes import documented_rst_modules
+from agentprose_core.records.includes import documented_rst_modules, summarized_modules
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -32,19 +33,30 @@ class GeneratedApi:
     folders: tuple[str, ...]
     module_dirs: tuple[Path, ...]
     code: tuple[Path, ...]
+    summaries: bool = False  # autosummary is on: its tables show docstrings
 
     def modules_of(self, source: Path) -> tuple[Path, ...]:
         """The module files ``source``'s directives document."""
-        try:
-            text = source.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError):
-            return ()
-        return documented_rst_modules(text, folders=self.module_dirs)
+        text = _text(source)
+        return documented_rst_modules(text, folders=self.module_dirs) + \
+            summarized_modules(text, folders=self.module_dirs)
+
+    def summarized_in(self, source: Path) -> tuple[Path, ...]:
+        """The module files of the objects ``source``'s autosummary tables list."""
+        return summarized_modules(_text(source), folders=self.module_dirs) \
+            if self.summaries else ()
 
     def holds(self, relative: str) -> bool:
         """True for a source (relative to the source folder) in a generator's folder."""
         return any(relative == folder or relative.startswith(folder + "/")
                    for folder in self.folders)
+
+
+def _text(source: Path) -> str:
+    try:
+        return source.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 def _paths(value: object) -> list[str]:
@@ -77,4 +89,5 @@ def generated_api(app: Sphinx) -> GeneratedApi:
     code = sorted({file.resolve() for folder in read if folder.is_dir()
                    for file in folder.rglob("*.py")} |
                   {folder.resolve() for folder in read if folder.is_file()})
-    return GeneratedApi(tuple(folders), tuple(dict.fromkeys(dirs)), tuple(code))
+    return GeneratedApi(tuple(folders), tuple(dict.fromkeys(dirs)), tuple(code),
+                        summaries="sphinx.ext.autosummary" in app.extensions)

@@ -51,7 +51,7 @@ def page_modified(app: Sphinx, plan: Plan, docname: str) -> str:
             return dates.newest([*code, *deps])
         if plan.generated.code and plan.generated.holds(Path(relative).as_posix()):
             return dates.newest(plan.generated.code)  # a generator's index page
-    return dates.newest([source, *deps])
+    return dates.newest([source, *deps, *plan.generated.summarized_in(source)])
 
 
 def media_files(env: BuildEnvironment) -> frozenset[str]:

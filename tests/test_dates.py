@@ -353,3 +353,21 @@ def test_a_file_a_merge_changed_takes_the_merges_time(tmp_path: Path) -> None:
                              cwd=tmp_path, capture_output=True, text=True, check=True)
         expected = dt.datetime.fromtimestamp(int(out.stdout), dt.UTC)
         assert history[f"docs/{name}"] == expected.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_docs_built_from_a_copy_outside_the_repository_date_from_the_sources(
+    tmp_path: Path,
+) -> None:
+    # mkdocs-monorepo-plugin builds from a merged copy in a temporary folder; the pages'
+    # sources are the repository's files (the config's folder is the fallback)
+    repo = tmp_path / "repo"
+    (repo / "docs").mkdir(parents=True)
+    (repo / "docs" / "a.md").write_text("a")
+    _git(repo, "init", "-q")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    copy = tmp_path / "merged"
+    copy.mkdir()
+    dates = LastChanged(copy, fallback=repo)
+    assert dates.of(repo / "docs" / "a.md") == "2024-01-02T03:04:05Z"
+    assert dates.notes() == []

@@ -43,3 +43,18 @@ def test_search_dirs_take_a_string_a_list_or_nothing(tmp_path: Path) -> None:
     assert search_dirs(".", config_dir=tmp_path) == (tmp_path,)
     assert search_dirs(["a", 3], config_dir=tmp_path) == (tmp_path / "a", tmp_path)
     assert search_dirs(None, config_dir=tmp_path) == (tmp_path,)
+
+
+def test_autosummary_tables_name_the_modules_they_summarize(tmp_path: Path) -> None:
+    from agentprose_core.records.includes import summarized_modules
+
+    (tmp_path / "pkg").mkdir()
+    for name in ("pkg/__init__.py", "pkg/mod.py", "pkg/other.py"):
+        (tmp_path / name).write_text("")
+    text = (".. currentmodule:: pkg\n\n.. autosummary::\n   :toctree: generated\n\n"
+            "   mod.f\n   ~pkg.other.g\n   attr.h\n\nAfter the table: pkg.nothing\n")
+    # attr.h: no module of that name, so an attribute of the current module, pkg
+    assert summarized_modules(text, folders=[tmp_path]) == (
+        (tmp_path / "pkg/mod.py").resolve(), (tmp_path / "pkg/other.py").resolve(),
+        (tmp_path / "pkg/__init__.py").resolve())
+    assert summarized_modules("No table.", folders=[tmp_path]) == ()

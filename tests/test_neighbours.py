@@ -199,3 +199,11 @@ def test_a_link_in_raised_text_is_a_markdown_link(converter: str) -> None:
     html = '<p>Magic<sup><a href="#_fn_1">†</a></sup>, H<sub>2</sub>O, x<sup><em>n</em></sup>.</p>'
     assert convert(html, converter) == \
         f"Magic<sup>[†]({PAGE}#_fn_1)</sup>, H<sub>2</sub>O, x<sup>*n*</sup>.\n"
+
+
+def test_a_docutils_system_message_is_no_content() -> None:
+    # a build error docutils writes into the page, with the build machine's path
+    html = ('<p>Text.</p><div class="system-message"><p class="system-message-title">System '
+            "Message: ERROR/3 (<span class=\"docutils literal\">/home/ci/docs/a.rst</span>, "
+            "line 10)</p><p>Unknown directive.</p></div>")
+    assert convert(html) == "Text.\n"

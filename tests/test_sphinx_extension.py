@@ -189,6 +189,10 @@ def test_generated_api_sources_date_from_their_modules(make_app: App, tmp_path: 
     generated = outputs.views["generated/tidepool.drain.md"]
     assert "Empty it slowly." in generated[1]
     assert generated[0]["modified"] == "2025-02-03T04:05:06Z"
+    # the autosummary table shows the docstring's first line: the code dates it too
+    api = outputs.views["api.md"]
+    assert "Empty it slowly." in api[1]
+    assert api[0]["modified"] == "2025-02-03T04:05:06Z"
 
 
 SRC_LAYOUT = {

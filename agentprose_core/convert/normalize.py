@@ -63,6 +63,7 @@ DROP_CLASSES = frozenset({
     "agentprose-ignore", "md-source-file", "md-clipboard", "copybutton", "edit-this-page",
     "view-this-page", "back-to-top", "md-content__button",
     "sd-hide-link-text",  # sphinx-design's stretched card links: hidden from readers
+    "system-message",  # docutils' report of a build error, with the build machine's paths
 })
 DROP_LINK_CLASSES = frozenset({"headerlink", "anchor", "hash-link"})
 DROP_SELECTORS = (

@@ -273,7 +273,7 @@ INDEXED_ATTRIBUTES = ("hidden", "data-ignore", "aria-hidden", "role", "style")
 INDEXED_CLASSES = frozenset({
     "agentprose-ignore", "md-source-file", "md-clipboard", "copybutton", "edit-this-page",
     "view-this-page", "back-to-top", "md-content__button", "headerlink", "anchor",
-    "sd-hide-link-text",
+    "sd-hide-link-text", "system-message",
     "hash-link", "arithmatex", "math", "katex", "MathJax_Preview", "katex-display",
     "math-display", "admonition", "topic", "tabbed-set", "sd-tab-set", "sphinx-tabs",
     "footnote-ref", "footnote-reference", "footnote", "footnote-list", "citation",

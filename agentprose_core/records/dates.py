@@ -148,8 +148,10 @@ class LastChanged:
     in git) or from a shallow clone (where every file gets the same date).
     """
 
-    def __init__(self, directory: Path, cache_dir: Path | None = None) -> None:
+    def __init__(self, directory: Path, cache_dir: Path | None = None,
+                 fallback: Path | None = None) -> None:
         self._directory = directory
+        self._fallback = fallback  # where the sources are when ``directory`` is a copy
         self._cache_dir = cache_dir
         self._located = False
         self._loaded = False
@@ -187,6 +189,12 @@ class LastChanged:
             return
         self._located = True
         found = _work_tree(self._directory)
+        if found is None and self._fallback is not None:
+            # A plugin built the docs from a copy outside the repository (mkdocs-monorepo
+            # merges several docs folders in a temporary one): the sources' own folder.
+            found = _work_tree(self._fallback)
+            if found is not None:
+                self._directory = self._fallback
         if found is not None:
             self._root, self._shallow, self._head = found[0].resolve(), found[1], found[2]
 

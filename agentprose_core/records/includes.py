@@ -33,6 +33,7 @@ __all__ = [
     "included_files",
     "module_dirs",
     "search_dirs",
+    "summarized_modules",
 ]
 
 _SNIPPET_MARK = "--8<--"
@@ -144,6 +145,55 @@ def documented_rst_modules(text: str, *, folders: Sequence[Path]) -> tuple[Path,
     or ``.. automodule::`` (and ``currentmodule``) directives name, as generated API
     sources write them, found in one of ``folders``."""
     return _named_modules(_RST_MODULE, text, folders) if "module::" in text else ()
+
+
+_AUTOSUMMARY = re.compile(r"^([ \t]*)\.\.[ \t]+autosummary::")
+_CURRENT_MODULE = re.compile(r"^[ \t]*\.\.[ \t]+(?:py:)?currentmodule::[ \t]+([\w.]+)")
+_DOTTED = re.compile(r"~?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)")
+
+
+def summarized_modules(text: str, *, folders: Sequence[Path]) -> tuple[Path, ...]:
+    """The module files of the objects an ``.. autosummary::`` table lists: the table
+    shows each one's first docstring line, so the page changes when they do (Sphinx
+    records no dependency for it). Names are taken after ``currentmodule`` as Sphinx
+    does; only those found in ``folders`` count."""
+    if "autosummary::" not in text:
+        return ()
+    found: dict[Path, None] = {}
+    current = ""
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        module = _CURRENT_MODULE.match(line)
+        if module:
+            current = module.group(1)
+            continue
+        opened = _AUTOSUMMARY.match(line)
+        if not opened:
+            continue
+        for entry in _entries(lines[number + 1:], len(opened.group(1))):
+            name = _DOTTED.fullmatch(entry)
+            if name is None:
+                continue
+            parts = name.group(1).split(".")
+            # A full name when its first part is a module, else one under currentmodule.
+            path = _module_file(parts, folders) if _module_file(parts[:1], folders) else None
+            if path is None and current:
+                path = _module_file([*current.split("."), *parts], folders)
+            if path is not None:
+                found[path] = None
+    return tuple(found)
+
+
+def _entries(lines: Sequence[str], indent: int) -> Iterator[str]:
+    """The names of a directive's body: its indented lines, options left out."""
+    for line in lines:
+        if not line.strip():
+            continue
+        if len(line) - len(line.lstrip()) <= indent:
+            return
+        entry = line.strip()
+        if not entry.startswith(":"):
+            yield entry.split()[0]
 
 
 def module_dirs(paths: object, *, config_dir: Path) -> tuple[Path, ...]:

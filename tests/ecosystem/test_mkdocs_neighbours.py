@@ -88,6 +88,23 @@ SHORELIB = {"src/shorelib/__init__.py": '"""Shore tools."""\n\n\ndef count(pool:
                                         '    """Count the crabs.\n\n    Args:\n'
                                         '        pool: The pool.\n    """\n    return 0\n'}
 
+def _blog_dated(site: Path, outputs: SiteOutputs) -> None:
+    post = outputs.index["posts"]
+    dates = {p["url"]: (p.get("published"), p["modified"]) for p in post}  # type: ignore[index]
+    assert (f"{BASE}blog/2024/03/01/spring-tides/" in dates), sorted(dates)
+    assert dates[f"{BASE}blog/2024/03/01/spring-tides/"][0] == "2024-03-01T00:00:00Z"
+
+
+def _click_command(site: Path, outputs: SiteOutputs) -> None:
+    assert "--pool" in outputs.views["guide/rocks.md"][1]
+
+
+BLOG_POST = ("---\ndate: 2024-03-01\n---\n\n# Spring tides\n\nThe moon pulls harder.\n\n"
+             "<!-- more -->\n\nMore about tides.\n")
+CLICK_APP = {"shorecli.py": "import click\n\n\n@click.command()\n"
+                                "@click.option('--pool', help='The pool to count.')\n"
+                                "def main(pool):\n    \"\"\"Count the crabs.\"\"\"\n"}
+
 CASES: dict[str, Case] = {
     "search": Case(["search"]),
     "material": Case(["search"], config=MATERIAL),
@@ -170,6 +187,47 @@ CASES: dict[str, Case] = {
                              ' "paths": {}}',
         "docs/index.md": PAGES["docs/index.md"] + '\n<swagger-ui src="openapi.json"/>\n'}),
 }
+CASES.update({
+    "material-blog": Case(["search", {"blog": {"post_url_format": "{date}/{slug}"}}],
+                          config={**MATERIAL, "nav": [
+                              {"Home": "index.md"}, {"Guide": ["guide/pools.md",
+                                                               "guide/rocks.md"]},
+                              {"Blog": ["blog/index.md"]}]},
+                          files={"docs/blog/index.md": "# Blog\n",
+                                 "docs/blog/posts/spring.md": BLOG_POST},
+                          pages=None, check=_blog_dated),
+    "material-meta-group-offline": Case(
+        ["search", "meta", "offline", {"group": {"enabled": True, "plugins": ["search"]}}],
+        config=MATERIAL, files={"docs/guide/.meta.yml": "tags: [shore]\n"}),
+    "markdown-extensions": Case(["search"], config={**MATERIAL, "markdown_extensions": [
+        "admonition", "footnotes", "attr_list", "md_in_html", "def_list", "abbr",
+        {"toc": {"permalink": True}}, "pymdownx.details", {"pymdownx.tabbed": {
+            "alternate_style": True}}, "pymdownx.superfences", {"pymdownx.arithmatex": {
+                "generic": True}}, "pymdownx.tasklist", "pymdownx.keys", "pymdownx.mark"]},
+        files={"docs/guide/rocks.md": (
+            "# Rock pools\n\nCarved in rock[^1]. Back to [pools](pools.md).\n\n"
+            '=== "Python"\n\n    ```python\n    ebb()\n    ```\n\n'
+            '=== "Shell"\n\n    ```bash\n    ebb\n    ```\n\n'
+            '??? tip "Low water"\n    Mind the rocks.\n\n$$\nh = 2t\n$$\n\n'
+            "- [x] dry\n- [ ] wet\n\nPress ++ctrl+c++. ==Marked==.\n\n"
+            "Tide\n:   The rise and fall of the sea.\n\n[^1]: Granite.\n")}),
+    "click": Case(["search"], config={"markdown_extensions": ["admonition", "mkdocs-click"]},
+                  files={**CLICK_APP, "docs/guide/rocks.md": (
+                      "# Rock pools\n\n::: mkdocs-click\n    :module: shorecli\n"
+                      "    :command: main\n")}, check=_click_command),
+    "monorepo": Case(["search", "monorepo"], config={"nav": [
+        {"Home": "index.md"}, {"Guide": ["guide/pools.md", "guide/rocks.md"]},
+        {"Tools": "!include ./tools/mkdocs.yml"}]},
+        files={"tools/mkdocs.yml": "site_name: tools\nnav:\n  - Shell: shell.md\n",
+               "tools/docs/shell.md": "# Shell tools\n\nA shell for the shore.\n"},
+        pages=4),
+    "coverage": Case(["search", {"coverage": {"html_report_dir": "htmlcov"}}], config={"nav": [
+        {"Home": "index.md"}, {"Guide": ["guide/pools.md", "guide/rocks.md"]},
+        {"Coverage": "coverage.md"}]},
+        files={"htmlcov/index.html": "<html><body><h1>Coverage</h1><p>90%</p></body></html>",
+               "docs/coverage.md": "# Coverage\n\n<!-- mkdocs-coverage -->\n"}, pages=4),
+})
+
 NAV = [{"Home": "index.md"}, {"Guide": ["guide/pools.md", "guide/rocks.md"]}]
 
 
@@ -187,8 +245,10 @@ def _config(case: Case, with_agentprose: bool) -> str:
 def test_beside(name: str, tmp_path: Path) -> None:
     case = CASES[name]
     root = tmp_path / "site-src"
-    # The second commit changes rocks.md, or the snippet it includes where it has one.
-    later = {k: v for k, v in SNIPPET_LATER.items() if k in case.files} or LATER
+    # The second commit changes rocks.md, or the snippet it includes where it has one,
+    # or nothing the case wrote itself.
+    later = {k: v for k, v in SNIPPET_LATER.items() if k in case.files} or {
+        k: v for k, v in LATER.items() if k not in case.files}
     make_repo(root, {**PAGES, **case.files, "mkdocs.yml": _config(case, False)}, later)
     bare = run(["mkdocs", "build", "--strict"], root)
     (root / "mkdocs.yml").write_text(_config(case, True), encoding="utf-8")

@@ -188,6 +188,35 @@ CASES: dict[str, Case] = {
 }
 
 
+def _todo_shown(site: Path, outputs: SiteOutputs) -> None:
+    assert "Count the shrimps too." in outputs.views["guide/rocks.md"][1]
+
+
+CASES.update({  # Sphinx's own extensions, as sites combine them
+    "todo-extlinks-ifconfig": Case(
+        ["sphinx.ext.todo", "sphinx.ext.extlinks", "sphinx.ext.ifconfig"],
+        conf="todo_include_todos = True\nextlinks = {'issue': ('https://shore.example/"
+             "issues/%s', 'issue %s')}\n", files={
+            "guide/rocks.rst": LATER["guide/rocks.rst"] + "\n.. todo:: Count the shrimps "
+            "too.\n\nSee :issue:`7`.\n\n.. ifconfig:: project == 'Shore'\n\n   Shown when set.\n"},
+        check=_todo_shown),
+    "githubpages-duration": Case(["sphinx.ext.githubpages", "sphinx.ext.duration"]),
+    "doctest-mathjax": Case(["sphinx.ext.doctest", "sphinx.ext.mathjax"], files={
+        "guide/rocks.rst": LATER["guide/rocks.rst"] + "\n.. doctest::\n\n   >>> 1 + 1\n"
+        "   2\n\n.. math::\n\n   h = 2t\n\nInline :math:`a^2`.\n"}),
+    "autosectionlabel": Case(["sphinx.ext.autosectionlabel"], conf=(
+        "autosectionlabel_prefix_document = True\n"), files={
+        "guide/rocks.rst": LATER["guide/rocks.rst"] + "\nSee :ref:`guide/pools:life`.\n"}),
+    "intersphinx-offline": Case(["sphinx.ext.intersphinx"], conf="intersphinx_mapping = {}\n"),
+    "graphviz-free-inheritance": Case(  # no dot here: the directive's source is kept
+        ["sphinx.ext.autodoc", "sphinx.ext.autosummary"], conf=SYS_PATH +
+        "autosummary_generate = True\n", files={**SHORELIB, "api.rst": (
+            "API\n===\n\n.. autosummary::\n   :toctree: generated\n\n   shorelib.count\n"
+            "   shorelib.parser\n")}, later=SHORELIB_LATER, pages=None, check=_api_dated),
+    "dirhtml": Case(conf=""),
+})
+
+
 def _conf(case: Case, with_agentprose: bool) -> str:
     extensions = [*case.extensions, *(["sphinx_agentprose"] if with_agentprose else [])]
     return (f"project = 'Shore'\nextensions = {extensions!r}\n"
@@ -200,7 +229,7 @@ def test_beside(name: str, tmp_path: Path) -> None:
     case = CASES[name]
     root = tmp_path / "site-src"
     files = {path: text for path, text in {**PAGES, **case.files}.items() if text is not None}
-    later = case.later or {k: v for k, v in LATER.items() if k in files}
+    later = case.later or {k: v for k, v in LATER.items() if k not in case.files}
     make_repo(root, {**files, "conf.py": _conf(case, False)}, later)
     bare = run(["sphinx", "-b", "html", "-W", "--keep-going", "-q", ".", "bare"], root)
     (root / "conf.py").write_text(_conf(case, True), encoding="utf-8")
