@@ -51,6 +51,7 @@ class Case:
     later: dict[str, str] = field(default_factory=dict)
     pages: int | None = 3
     check: Callable[[Path, SiteOutputs], None] | None = None
+    builder: str = "html"
 
 
 def _api_dated(site: Path, outputs: SiteOutputs) -> None:
@@ -213,7 +214,7 @@ CASES.update({  # Sphinx's own extensions, as sites combine them
         "autosummary_generate = True\n", files={**SHORELIB, "api.rst": (
             "API\n===\n\n.. autosummary::\n   :toctree: generated\n\n   shorelib.count\n"
             "   shorelib.parser\n")}, later=SHORELIB_LATER, pages=None, check=_api_dated),
-    "dirhtml": Case(conf=""),
+    "dirhtml": Case(builder="dirhtml"),
 })
 
 
@@ -231,12 +232,12 @@ def test_beside(name: str, tmp_path: Path) -> None:
     files = {path: text for path, text in {**PAGES, **case.files}.items() if text is not None}
     later = case.later or {k: v for k, v in LATER.items() if k not in case.files}
     make_repo(root, {**files, "conf.py": _conf(case, False)}, later)
-    bare = run(["sphinx", "-b", "html", "-W", "--keep-going", "-q", ".", "bare"], root)
+    bare = run(["sphinx", "-b", case.builder, "-W", "--keep-going", "-q", ".", "bare"], root)
     (root / "conf.py").write_text(_conf(case, True), encoding="utf-8")
     strict = ["-W", "--keep-going"] if bare.returncode == 0 else []
 
     def build() -> Build:
-        return run(["sphinx", "-b", "html", *strict, ".", "out"], root)
+        return run(["sphinx", "-b", case.builder, *strict, ".", "out"], root)
 
     ours = build()
     assert ours.returncode == 0, ours.log
