@@ -414,6 +414,110 @@ SITES: tuple[Site, ...] = (
               "pymdown_lexers (a git requirement) not installed. The checkout is named "
               "pymdown-extensions-zensical (a second clone of the repository).",
     ),
+    Site(
+        name="peps",
+        repo="python/peps",
+        commit="ba4deeb7969588d937da609008d05bb83a47b1ab",
+        tool="sphinx",
+        theme="pep_theme (the site's own)",
+        docs_dir="peps",
+        config="peps",
+        requirements=("pygments>=2.21", "sphinx>=8.2", "docutils<0.22",
+                      "sphinx-notfound-page>=1.0.2"),
+        features="custom HTML builders (pep_sphinx_extensions' FileBuilder/DirectoryBuilder "
+                 "registered over html and dirhtml; the dirhtml one subclasses "
+                 "StandaloneHTMLBuilder), custom translator (PEPTranslator), PEP parser with "
+                 "RFC 2822 headers and its own transforms, generated PEP 0 and topic indexes, "
+                 "own theme, notfound page, RSS feed, extlinks, about 700 pages",
+        overrides={**_NO_NETWORK_SPHINX,
+                   "include_patterns": ["contents.rst", "pep-????.rst", "pep-????/*.rst",
+                                        "api/*.rst", "docs/*.rst", "numerical.rst",
+                                        "topic/*.rst", "zz-hidden-markers.rst"]},
+        builder="dirhtml",
+        markers="rst",
+        notes="dirhtml, as `make dirhtml` deploys it (CI and Read the Docs): the name is "
+              "Sphinx's, the builder is pep_sphinx_extensions' DirectoryBuilder (a "
+              "StandaloneHTMLBuilder with dirhtml's URIs); the Makefile's move of "
+              "404/index.html to 404.html and the pagefind search index are not done. "
+              "intersphinx emptied (no network; nitpicky stays on, so the references to "
+              "other sites warn in both builds); include_patterns repeats the conf's and "
+              "adds the marker page. The build writes the generated pep-0000.rst, "
+              "numerical.rst and topic/*.rst into peps/ (ignored by git). Resolved here: "
+              "Sphinx 9.0.4 (the last for Python 3.11), docutils 0.21.2, Pygments 2.21.0.",
+        timeout=2400,
+    ),
+    Site(
+        name="attrs",
+        repo="python-attrs/attrs",
+        commit="c1dc5dcba16ed827aa6dcad896b41a3afedb4e32",
+        tool="sphinx",
+        theme="furo 2025.12.19",
+        docs_dir="docs",
+        config="docs",
+        requirements=("-e", "{checkout}", "furo==2025.12.19", "myst-parser==5.1.0",
+                      "sphinx==9.0.4", "sphinx-notfound-page==1.1.0",
+                      "sphinxcontrib-towncrier==0.5.0a0", "towncrier==25.8.0"),
+        features="furo, MyST pages (colon fences, deflist, smartquotes, {include} of the "
+                 "README), autodoc API with napoleon, default_role any, doctest blocks, "
+                 "towncrier draft changelog (sphinxcontrib-towncrier), notfound page, "
+                 "raw HTML sponsor logos",
+        overrides=_NO_NETWORK_SPHINX,
+        markers="md",
+        notes="The docs dependency group at the versions uv.lock pins for Python 3.11; "
+              "intersphinx emptied (no network). The docs-sponsors step (cog rewriting "
+              "README.md and docs/index.md) is not run: the checkout's committed output is "
+              "built. attrs installed editable from the checkout (hatch-vcs: the version "
+              "comes from the clone's tags).",
+    ),
+    Site(
+        name="mkdocs-macros-plugin",
+        repo="fralau/mkdocs-macros-plugin",
+        commit="f4f5bb01e28f50e4f0ba697362b1973ae6d4b25d",
+        tool="mkdocs",
+        theme="material 9.7.6",
+        docs_dir="webdoc/docs",
+        config="webdoc/mkdocs.yml",
+        requirements=("-e", "{checkout}", "mkdocs-include-markdown-plugin",
+                      "mkdocs-material==9.7.6", "mkdocs-mermaid2-plugin"),
+        features="Material (slate palette, tabs, sections), include-markdown with custom "
+                 "tags ([% %]) including the repository's CHANGELOG.md, pages full of "
+                 "literal Jinja2 ({{ }}, {% %}) in code and text, superfences custom "
+                 "mermaid fences, admonitions, footnotes; docs in a subfolder (webdoc/)",
+        drop_plugins=("mermaid2",),
+        notes="The plugin's own docs (webdoc/, as Read the Docs builds them). They do not "
+              "enable the macros plugin (on purpose: their Jinja2 examples must stay "
+              "literal). mermaid2 dropped: at on_config it requests the Mermaid library's "
+              "URL on unpkg.com (1.2.3 warns and goes on when offline, but the request "
+              "is made; no network here); the package stays installed for the superfences "
+              "custom fence (mermaid2.fence_mermaid_custom), so the diagrams stay "
+              "<pre class=\"mermaid\"> blocks without the script.",
+    ),
+    Site(
+        name="pip-tools",
+        repo="jazzband/pip-tools",
+        commit="c58d5d945c0f20e9713e10f5fea2491a5c984f39",
+        tool="sphinx",
+        theme="furo 2025.12.19",
+        docs_dir="docs",
+        config="docs",
+        requirements=("-e", "{checkout}", "click-extra[sphinx]==7.5.3", "furo==2025.12.19",
+                      "myst-parser==5.0.0", "setuptools-scm==9.2.2", "sphinx==9.0.4",
+                      "sphinxcontrib-apidoc==0.6.0", "sphinxcontrib-programoutput==0.18",
+                      "sphinxcontrib-towncrier==0.5.0a0", "towncrier==25.8.0",
+                      "sphinx-issues==5.0.1", "sphinx-design==0.7.0"),
+        features="furo, MyST pages (colon fences), GitHub-style admonitions (click-extra), "
+                 "sphinxcontrib-apidoc API pages generated at build time, program-output "
+                 "(pip-compile --help, pip-sync --help run at build time), towncrier draft "
+                 "changelog, sphinx-issues links, sphinx-design, dirhtml",
+        overrides=_NO_NETWORK_SPHINX,
+        builder="dirhtml",
+        markers="md",
+        notes="dirhtml, as on Read the Docs; docs/requirements.txt's pins, except Sphinx "
+              "9.0.4 for 9.1.0 (which needs Python 3.12; this machine has 3.11) and its "
+              "transitive pins left to pip; intersphinx emptied (no network; nitpicky stays "
+              "on, so references to other sites warn in both builds). apidoc writes "
+              "docs/pkg/*.rst (ignored by the checkout's docs/pkg/.gitignore).",
+    ),
 )
 
 
