@@ -225,3 +225,11 @@ def test_a_label_after_a_section_title_is_an_anchor() -> None:
     markdown, _ = _convert('<section id="requestsite-objects"><h2>RequestSite objects</h2>'
                            '<p id="id1">Some text.</p></section>')
     assert '<a id="id1"></a>Some text.' in markdown
+
+
+def test_stacked_labels_before_a_block_are_anchors() -> None:
+    # PEP 249: ``.. _execute:`` and two labels docutils numbered, before a definition
+    markdown, _ = _convert('<section id="cursor"><h2>Cursor</h2><span id="id20"></span>'
+                           '<span id="id19"></span><span id="execute"></span><dl id="id21">'
+                           "<dt>.execute(op)</dt><dd><p>Run it.</p></dd></dl></section>")
+    assert '<a id="id20"></a><a id="id19"></a><a id="execute"></a>' in markdown

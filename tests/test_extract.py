@@ -733,3 +733,11 @@ def test_a_comment_widget_is_chrome() -> None:
     text = result.content.text_content()
     assert "Text." in text and "Comments" not in text and "Disqus" not in text
     assert "Older post" not in text
+
+
+def test_pagefind_metadata_is_chrome() -> None:
+    # PEPs: the title again in <main>, for Pagefind's index, visually hidden
+    result = page('<main><span data-pagefind-meta="title:PEP 8" class="visually-hidden">PEP 8'
+                  "</span><h1>PEP 8 – Style Guide</h1><p>Text.</p></main>")
+    assert result.content is not None
+    assert result.content.text_content().count("PEP 8") == 1

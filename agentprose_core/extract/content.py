@@ -108,6 +108,7 @@ CHROME_RULES: tuple[ChromeRule, ...] = (
     ChromeRule("[hidden]", keep="[role=tabpanel]"),
     ChromeRule("[aria-hidden=true]", keep="[role=tabpanel]"),
     ChromeRule("[data-ignore]"),
+    ChromeRule("[data-pagefind-meta], [data-pagefind-ignore]"),  # for the search index
     ChromeRule(".agentprose-ignore"),
     ChromeRule(  # permalinks
         ".headerlink, a.anchor, a.hash-link, a.anchorjs-link, a.anchor-heading,"

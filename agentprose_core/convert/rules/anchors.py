@@ -122,7 +122,8 @@ def _is_target(element: Element, ident: str, heading_ids: set[str]) -> bool:
         # gets ``id1``; so does a label whose name a section took) is linked from other
         # pages like any label: before a heading, or on the block it labels
         return _AUTOMATIC_LABEL.fullmatch(ident) is not None and (
-            element.tag in _LABELLED_BLOCKS or _heading_after(element) is not None)
+            element.tag in _LABELLED_BLOCKS or _is_label(element)
+            or _heading_after(element) is not None)
     if element.tag in ("article", "main") or element.get("role") == "main":
         return False  # a theme's content wrapper (agentprose build): the page itself
     names = classes(element)
@@ -131,6 +132,20 @@ def _is_target(element: Element, ident: str, heading_ids: set[str]) -> bool:
     if is_tab_panel(element.attrib) or element.get("role") == "tab":
         return False  # a widget's own ids, for its script
     return not (element.get("role") or "").startswith("doc-")
+
+
+def _is_label(element: Element) -> bool:
+    """True for an empty ``<span id>``: docutils writes a label (``.. _name:``) as one
+    where it stands, several stacked before what they label (PEPs: ``id19``, ``id20``,
+    then ``execute``, before a definition list)."""
+    parent = element.getparent()
+    return element.tag == "span" and not len(element) and not (element.text or "").strip() \
+        and parent is not None and parent.tag in _BETWEEN_BLOCKS
+
+
+# Where a label stands between blocks (not inside a paragraph's text).
+_BETWEEN_BLOCKS = frozenset({"section", "div", "article", "main", "body", "dd", "li",
+                             "blockquote", "aside", "td", "th"})
 
 
 def _heading_after(element: Element) -> Element | None:
