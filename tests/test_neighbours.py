@@ -207,3 +207,14 @@ def test_a_docutils_system_message_is_no_content() -> None:
             "Message: ERROR/3 (<span class=\"docutils literal\">/home/ci/docs/a.rst</span>, "
             "line 10)</p><p>Unknown directive.</p></div>")
     assert convert(html) == "Text.\n"
+
+
+@ENGINES
+def test_a_citation_labelled_by_a_dt_is_a_footnote_without_its_back_link(converter: str) -> None:
+    # the PEPs' translator: <dt class="label">[<a href="#id1">Aho86</a>]</dt><dd>…</dd>
+    html = ('<p>The Dragon Book <a class="reference internal" href="#aho86" id="id1"><span>'
+            '[Aho86]</span></a>.</p><div role="list" class="citation-list"><div class="citation" '
+            'id="aho86" role="doc-biblioentry"><dt class="label" id="aho86">[<a href="#id1">'
+            "Aho86</a>]</dt><dd>Alfred V. Aho. <code>Compilers</code>.</dd></div></div>")
+    assert convert(html, converter) == ("The Dragon Book [^Aho86].\n\n"
+                                        '[^Aho86]: <a id="aho86"></a>Alfred V. Aho. `Compilers`.\n')

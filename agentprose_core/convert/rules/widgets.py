@@ -12,6 +12,7 @@ import re
 from agentprose_core.convert.placeholders import Placeholders
 from agentprose_core.convert.rules.anchors import ANCHOR_ATTRIBUTE, anchor
 from agentprose_core.convert.tree import (
+    BLOCK_TAGS,
     Element,
     ElementIndex,
     as_blocks,
@@ -269,10 +270,12 @@ def _rewrite_citations(index: ElementIndex, placeholders: Placeholders) -> None:
     labels: dict[str, str] = {}
     notes = []
     for entry in entries:
-        label = entry.find("span")
+        label = _note_label(entry)  # a span, or a translator's <dt> (PEPs)
         name = _footnote_label(text_of(label) if label is not None else "")
         if label is not None:
-            drop_tree(label)
+            drop_tree(label)  # with its link back to where the citation is cited
+        for body in entry.findall("dd"):
+            drop_tag(body)
         labels[entry.get("id", "")] = name
         notes.append((name, entry))
     for link in index.tags("a") if labels else ():
@@ -306,9 +309,13 @@ def _footnote_definitions(
         ident = note.get("id") or ""
         if ident and (linked_from_elsewhere or not _DOCUTILS_AUTOMATIC_ID.fullmatch(ident)):
             marker += anchor(placeholders, ident)
-        if first is None:
-            first = new_element("p", (note.text or "").strip())
+        if first is None:  # inline content right in the note: its first paragraph
+            first = new_element("p", (note.text or "").lstrip())
             note.text = None
+            for child in list(note):
+                if child.tag in BLOCK_TAGS:
+                    break
+                first.append(child)  # moves it, with its tail
             note.insert(0, first)
         first.text = marker + (first.text or "").lstrip()
         replacement.extend(list(note))
