@@ -57,6 +57,10 @@ CODES: Mapping[str, Code] = _by_name(
     Code("bad-url", "warning",
          "`agentprose build`: a URL in the page's `<head>` (canonical, image, …) is not an "
          "http(s) URL, so it is ignored. Make it an http(s) URL."),
+    Code("blog", "warning",
+         "Sphinx with ablog: ablog's catalog of posts could not be read (another ablog "
+         "version?), so the pages it generates to list posts get no agent view. Report it "
+         "with your ablog version."),
     Code("config", "warning",
          "Sphinx: `conf.py` sets an `agentprose_*` name that is no option (a typo?); or, as "
          "an error, an option has a value it cannot take and agentprose writes nothing "

@@ -46,7 +46,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-updated", env_updated)
     app.connect("doctree-resolved", doctree_resolved)
     app.connect("html-page-context", html_page_context, priority=900)
-    app.connect("html-collect-pages", html_collect_pages)
+    app.connect("html-collect-pages", html_collect_pages, priority=900)  # after others
     app.connect("build-finished", build_finished)
     return {
         "version": __version__,

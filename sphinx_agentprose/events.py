@@ -9,8 +9,9 @@ assemble the site files at the end.
   a marker where its head tags go (main process, with a worker: :mod:`.deferred`), or
   convert it here; either way its agent view and record (JSON under the doctree dir)
   are written and its head gets the ``<link>`` tags (:mod:`.pages`).
-- ``html-collect-pages`` (main process, every page written): the worker fills in the
-  last heads and starts on the site files (:mod:`.finish`) while Sphinx finishes.
+- ``html-collect-pages`` (main process, every page written, the pages other
+  extensions generate too: it runs after theirs): the worker fills in the last heads
+  and starts on the site files (:mod:`.finish`) while Sphinx finishes.
 - ``build-finished`` (main process): the worker's last answers, then the site files,
   from the worker or made now: load every page's record, the unchanged ones from
   earlier builds included, bring prev/next up to date, drop deleted pages, and write
@@ -36,7 +37,7 @@ from agentprose_core.lang import normalize_lang
 from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME, SiteRecord
 from agentprose_core.output.deferred import DeferredPages
 from agentprose_core.output.pages import HeadFill, PageJob, SitePages, marker, write_page
-from agentprose_core.output.sitefiles import SiteJob, finish_site, ready
+from agentprose_core.output.sitefiles import ListingPage, SiteJob, finish_site, ready
 from agentprose_core.parallel.cache import ConversionCache, site_digest
 from agentprose_core.parallel.policy import worker_count
 from agentprose_core.parallel.speculative import conversion_pool, warm_up
@@ -54,7 +55,7 @@ from agentprose_core.records.store import RecordStore
 from agentprose_core.settings import Settings
 from agentprose_core.urls import page_key
 
-from .blogs import page_metadata
+from .blogs import listing_pages, page_metadata
 from .builders import skip_reason
 from .config import checked_base_url, checked_settings
 from .generated import GeneratedApi
@@ -62,7 +63,7 @@ from .order import ReadingOrder, reading_order
 from .refresh import content_files, media_files, outdated_pages, page_modified, remember_head
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
@@ -104,6 +105,8 @@ class Plan:
     rebuild: bool = False  # of a site Sphinx built before: its worker starts early
     media: frozenset[str] | None = None  # images and downloads: they date no page
     generated: GeneratedApi | None = None  # API sources the build writes, and their code
+    listings: dict[str, tuple[str, ...]] = field(default_factory=dict)  # blog pages: posts
+    listing_pages: dict[str, ListingPage] = field(default_factory=dict)  # written now
 
 
 def _plan(app: Sphinx) -> Plan | None:
@@ -174,6 +177,7 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     if plan is None:
         return []
     plan.order = reading_order(env, app.config.root_doc)
+    plan.listings = listing_pages(app)
     _plan_views(app, env, plan)
     if plan.last_changed is not None:  # one git pass for the pages' files outside srcdir
         srcdir = Path(app.srcdir)
@@ -202,8 +206,10 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 
 def _plan_views(app: Sphinx, env: BuildEnvironment, plan: Plan) -> None:
-    """Which documents get a view, the site map, and prev/next in toctree order."""
-    every = {docname: _page_url(app, plan, docname) for docname in plan.order.docs}
+    """Which documents (and generated listings) get a view, the site map, and prev/next
+    in toctree order."""
+    every = {docname: _page_url(app, plan, docname)
+             for docname in (*plan.order.docs, *plan.listings)}
     reasons = {docname: why for docname in every
                if (why := _left_out(env, docname, plan.settings.exclude)) is not None}
     urls = {docname: url for docname, url in every.items() if docname not in reasons}
@@ -219,7 +225,7 @@ def _plan_views(app: Sphinx, env: BuildEnvironment, plan: Plan) -> None:
     around = neighbours([urls[doc] for doc in listed])
     plan.neighbours = {doc: around[urls[doc]] for doc in listed}
     placed = [PlacedPage(urls[doc], plan.order.sections.get(doc, ()), doc in plan.order.in_toctree)
-              for doc in plan.order.docs if doc in urls]
+              for doc in every if doc in urls]
     plan.scopes = site_scopes(placed, plan.base_url, plan.settings)
 
 
@@ -271,7 +277,10 @@ def html_page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
     plan = _plan(app)
-    if plan is None or doctree is None or pagename not in plan.views:
+    if plan is None or pagename not in plan.views:
+        return
+    if doctree is None:
+        _note_listing(app, plan, pagename, context)
         return
     job = _job(app, plan, pagename, context)
     # Runs after other extensions (sphinxext-opengraph): what they wrote is not repeated.
@@ -283,6 +292,20 @@ def html_page_context(
         tags = outputs.tags
     if tags:
         context["metatags"] = f"{job.metatags}\n{tags}\n"
+
+
+def _note_listing(app: Sphinx, plan: Plan, pagename: str, context: dict[str, Any]) -> None:
+    """A page an extension generates to list posts: its view is made from the page as
+    written, with the site files."""
+    if pagename not in plan.listings:
+        return
+    title = context.get("title")
+    plan.listing_pages[pagename] = ListingPage(
+        docname=pagename, page=Path(app.builder.get_outfilename(pagename)),  # type: ignore[attr-defined]
+        url=_page_url(app, plan, pagename), markdown_url=plan.views[pagename],
+        title=str(title) if title else None, listed=plan.listings[pagename],
+        lang=normalize_lang(app.config.language or ""),
+    )
 
 
 def _hand_over(app: Sphinx, plan: Plan, job: PageJob) -> str | None:
@@ -317,16 +340,18 @@ def _site(app: Sphinx, plan: Plan) -> SiteRecord:
     )
 
 
-def html_collect_pages(app: Sphinx) -> list[tuple[str, dict[str, Any], str]]:
-    # Every page is written: the worker fills in the last heads, then writes the site
-    # files while Sphinx writes its indexes and copies its static files.
+def html_collect_pages(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
+    # Sphinx writes the pages of each extension's handler in turn, and this one's
+    # last (priority 900): when the generator runs, every page is written, ablog's
+    # listings too. The worker fills in the last heads, then writes the site files
+    # while Sphinx writes its indexes and copies its static files.
+    yield from ()
     plan = _plan(app)
     if plan is not None and plan.deferred is not None:
         if _extra_files_clash(app, plan):
             plan.deferred.all_written()
         else:
             plan.deferred.write_site_files(_site_job(app, plan))
-    return []
 
 
 def build_finished(app: Sphinx, exception: BaseException | None) -> None:
@@ -367,15 +392,20 @@ def _site_files(app: Sphinx, plan: Plan) -> list[Diagnostic]:
 
 def _site_job(app: Sphinx, plan: Plan) -> SiteJob:
     docs = tuple(doc for doc in plan.order.docs if doc in plan.views)
+    listings = tuple(plan.listing_pages[doc] for doc in plan.listings
+                     if doc in plan.listing_pages)  # in the extension's order
+    written = [(doc, Path(app.builder.get_outfilename(doc)))  # type: ignore[attr-defined]
+               for doc in docs if doc in plan.written]
     return SiteJob(
         outdir=Path(app.outdir), base_url=plan.base_url, settings=plan.settings,
         site=_site(app, plan), generator=f"agentprose {__version__} (sphinx)",
         records=plan.records, cache=plan.cache,
-        docs=docs, sections=plan.order.sections, in_toctree=frozenset(plan.order.in_toctree),
+        docs=docs + tuple(listing.docname for listing in listings),
+        sections=plan.order.sections, in_toctree=frozenset(plan.order.in_toctree),
         neighbours=plan.neighbours, prune_cache=plan.written.issuperset(docs),
-        written=tuple((doc, Path(app.builder.get_outfilename(doc)))  # type: ignore[attr-defined]
-                      for doc in docs if doc in plan.written),
-        theme=str(app.config.html_theme),
+        written=(*written, *((listing.docname, listing.page) for listing in listings)),
+        theme=str(app.config.html_theme), listings=listings, site_map=plan.site_map,
+        encoding=app.config.html_output_encoding,
     )
 
 

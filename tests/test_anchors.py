@@ -69,6 +69,14 @@ def test_a_random_id_gets_no_anchor() -> None:
     assert "2645728c" not in markdown
 
 
+def test_an_id_with_whitespace_gets_no_anchor() -> None:
+    # ablog's sidebar items carry their classes as an id: no valid id has a space
+    markdown, _ = _convert('<ul><li id="ablog-sidebar-item tags ablog__tags">Tag: '
+                           '<a href="t.html">tides</a></li><li id="tags">b</li></ul>')
+    assert "ablog-sidebar-item" not in markdown
+    assert '<a id="tags"></a>' in markdown
+
+
 def test_a_label_docutils_numbered_is_still_a_label() -> None:
     # ``.. _`@pytest.fixture`:`` before a title: no valid id of its own, so ``id1``,
     # which other pages link to

@@ -518,6 +518,18 @@ def test_declared_charset_is_used_for_the_page() -> None:
     assert "content-fallback" in codes(result)
 
 
+def test_a_header_h1_naming_the_site_is_not_the_title_of_a_body_fallback_page() -> None:
+    # issue 39: a theme without <main> whose header is an <h1> with the site's name
+    page = ('<html><head><title>Tide pools — Shore docs</title></head><body>'
+            '<div class="header"><h1>Shore docs</h1></div>'
+            '<div class="body"><h1>Tide pools</h1><p>Water.</p></div></body></html>')
+    result = parse_page(page, url="https://shore.example/pools.html")
+    assert result.meta.title == "Tide pools"
+    assert result.meta.site_name == "Shore docs"
+    home = page.replace("Tide pools — Shore docs", "Shore docs").replace("Tide pools", "Hi")
+    assert parse_page(home, url="https://shore.example/").meta.title == "Shore docs"
+
+
 # --- pages without a view ---------------------------------------------------------------
 
 

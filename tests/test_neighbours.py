@@ -71,6 +71,20 @@ def test_a_footnote_labelled_by_a_dt_keeps_its_number_and_text(converter: str) -
     assert convert(html, converter) == "Tides[^2].\n\n[^2]: Twice a day.\n"
 
 
+@ENGINES
+def test_a_dt_labelled_footnote_with_back_references_and_a_link_to_it(converter: str) -> None:
+    # The PEPs' translator after the label: "[8] (1, 2)" in <em>; a link in the page
+    # names the note itself (its id docutils numbered), so the note keeps an anchor
+    html = ('<p>See <a class="reference internal" href="#id22">configparser</a> and'
+            '<a class="footnote-reference brackets" href="#id22" id="id7">[8]</a>.</p>'
+            '<aside class="footnote-list brackets"><aside class="footnote brackets" id="id22" '
+            'role="doc-footnote"><dt class="label" id="id22">[8]<em> (<a href="#id7">1</a>, '
+            '<a href="#id8">2</a>) </em></dt><dd>configparser</dd></aside></aside>')
+    assert convert(html, converter) == (
+        "See [configparser](https://docs.example.org/styles/background/#id22) and[^8].\n\n"
+        '[^8]: <a id="id22"></a>configparser\n')
+
+
 def test_a_footnote_dd_without_paragraph() -> None:
     html = ('<aside class="footnote-list brackets"><aside class="footnote brackets" id="id6" '
             'role="doc-footnote"><dt class="label" id="id6">[<a href="#id1">2</a>]</dt>'

@@ -301,14 +301,15 @@ def _chrome_matches(
 
 
 def first_heading(
-    content: lxml.html.HtmlElement, chrome: set[lxml.html.HtmlElement]
+    content: lxml.html.HtmlElement, chrome: set[lxml.html.HtmlElement], *, not_: str | None = None
 ) -> str | None:
-    """The text of the first ``<h1>`` that stays, without permalinks and other chrome."""
+    """The text of the first ``<h1>`` that stays, without permalinks and other chrome;
+    with ``not_``, the first whose text is not that (case aside)."""
     for h1 in content.iter("h1"):
         if any(a in chrome for a in h1.iterancestors()) or h1 in chrome:
             continue
         text = " ".join("".join(_text_without(h1, chrome)).split())
-        if text:
+        if text and (not_ is None or text.casefold() != not_.casefold()):
             return text
     return None
 

@@ -101,11 +101,23 @@ def parse_page(
     chrome = [] if content is None else find_chrome(content, text, source)
     h1 = first_heading(content, set(chrome)) if content is not None else None
     meta, meta_diagnostics = read_meta(root, url=url, h1=h1, source=source)
+    if content is not None and h1 is not None and _header_title(meta, h1, diagnostics):
+        # All of <body>: its first <h1> was the theme's header, naming the site.
+        later = first_heading(content, set(chrome), not_=h1)
+        meta, meta_diagnostics = read_meta(root, url=url, h1=later, source=source)
     for element in chrome:
         if element.getparent() is not None:
             element.drop_tree()
     diagnostics.extend(meta_diagnostics)
     return ExtractedPage(content, meta, tuple(diagnostics), no_view)
+
+
+def _header_title(meta: PageMeta, h1: str, diagnostics: list[Diagnostic]) -> bool:
+    """True when the title read is an ``<h1>`` that names the site, in a page whose
+    content fell back to the whole body."""
+    return (meta.title == h1 and meta.site_name is not None
+            and h1.casefold() == meta.site_name.casefold()
+            and any(d.code == "content-fallback" for d in diagnostics))
 
 
 LARGE_NAV = 16384

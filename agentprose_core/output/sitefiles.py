@@ -6,6 +6,11 @@ Sphinx's process makes them at ``build-finished``; an incremental build that has
 warm worker hands them to it at ``html-collect-pages`` instead, so that they are
 written while Sphinx writes its indexes and copies its static files. Everything the
 work needs travels in a :class:`SiteJob`.
+
+Pages an extension generates to list others (ablog's index, archive and tag pages)
+have no document: Sphinx writes them from a template after every document. Their
+views are made here from the pages as written (:class:`ListingPage`), before the site
+files, and dated by the newest post they show.
 """
 
 from __future__ import annotations
@@ -20,10 +25,15 @@ from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
 from agentprose_core.files import safe_target, update_in_place
 from agentprose_core.output.publish import publish, write_view
+from agentprose_core.parallel.speculative import listing_conversion
+from agentprose_core.records.listings import with_listing
+from agentprose_core.records.metadata import PageFacts
+from agentprose_core.records.page import make_record
 from agentprose_core.render.decorate import decorate_page
 from agentprose_core.urls import output_path
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from pathlib import Path
 
     from agentprose_core.model import PageRecord, SiteRecord
@@ -31,7 +41,21 @@ if TYPE_CHECKING:
     from agentprose_core.records.store import RecordStore
     from agentprose_core.settings import Settings
 
-__all__ = ["SiteJob", "finish_site", "ready"]
+__all__ = ["ListingPage", "SiteJob", "finish_site", "ready"]
+
+
+@dataclass(frozen=True)
+class ListingPage:
+    """A page generated to list posts, as written at ``page``: ``listed`` are the
+    documents of the posts it lists, ``title`` the one its template was given."""
+
+    docname: str
+    page: Path
+    url: str
+    markdown_url: str
+    title: str | None
+    listed: tuple[str, ...]
+    lang: str | None
 
 
 @dataclass(frozen=True)
@@ -55,6 +79,9 @@ class SiteJob:
     prune_cache: bool
     written: tuple[tuple[str, Path], ...] = ()  # (docname, HTML page) written by this build
     theme: str = ""
+    listings: tuple[ListingPage, ...] = ()  # their docnames are among ``docs``
+    site_map: Mapping[str, str] = dataclasses.field(default_factory=dict)  # for listings
+    encoding: str = "utf-8"  # of the HTML pages
 
 
 def ready(state: object) -> None:
@@ -70,13 +97,54 @@ def finish_site(state: object, job: SiteJob) -> list[Diagnostic]:
     returns what the build should report. ``state`` is a worker's (unused: the job
     holds everything)."""
     _drop_stale(job)
+    notes = _write_listings(job)
     records = _records(job)
     published = publish(job.outdir, job.site, list(records.values()), settings=job.settings,
                         generator=job.generator, views=False)
     _drop_stale_site_files(job, published.files)
     if job.cache is not None and job.prune_cache:
         job.cache.prune()
-    return published.diagnostics + _decorate_written_pages(job, records)
+    return notes + published.diagnostics + _decorate_written_pages(job, records)
+
+
+def _write_listings(job: SiteJob) -> list[Diagnostic]:
+    """The views and records of the listing pages; a page that shows no content, or
+    lists no post with a record, keeps none."""
+    stored = job.records.load_all(job.docs) if job.listings else {}
+    notes: list[Diagnostic] = []
+    for listing in job.listings:
+        listed = [stored[doc] for doc in listing.listed if doc in stored]
+        made = _listing_record(job, listing, listed) if listed else None
+        if made is None:
+            view = job.outdir / output_path(listing.markdown_url, job.base_url)
+            view.unlink(missing_ok=True)
+            job.records.remove(listing.docname)
+            continue
+        record, diagnostics = made
+        write_view(job.outdir, record, job.base_url, job.settings)
+        job.records.save(listing.docname, record)
+        notes.extend(diagnostics)
+    return notes
+
+
+def _listing_record(job: SiteJob, listing: ListingPage, listed: list[PageRecord],
+                    ) -> tuple[PageRecord, tuple[Diagnostic, ...]] | None:
+    """The record of a listing page made from the page as written, dated by the newest
+    post it shows; None when the page can't be read or shows no content."""
+    try:
+        html = listing.page.read_text(job.encoding, errors="replace")
+    except OSError:
+        return None
+    conversion = listing_conversion(html, page_url=listing.url, site_map=job.site_map,
+                                    settings=job.settings)
+    if conversion is None:
+        return None
+    newest = max(page.modified for page in listed)
+    record = make_record(
+        url=listing.url, markdown_url=listing.markdown_url, conversion=conversion,
+        facts=PageFacts(), tool_title=listing.title, modified=lambda: newest,
+        in_nav=False, lang=listing.lang, summary="")  # the first post's is not its own
+    return with_listing(record, conversion, listed), conversion.diagnostics
 
 
 def _decorate_written_pages(job: SiteJob, records: dict[str, PageRecord]) -> list[Diagnostic]:

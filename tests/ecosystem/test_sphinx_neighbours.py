@@ -83,6 +83,18 @@ def _blog(site: Path, outputs: SiteOutputs) -> None:
     index = outputs.index["posts"]
     post = next(p for p in index if p["url"].endswith("posts/spring.html"))
     assert post["published"] == "2022-01-01T00:00:00Z", post
+    # ablog's generated listings: views dated by the newest post they list
+    listings = {p["url"].removeprefix(BASE): p for p in index if "/blog" in p["url"]}
+    assert set(listings) >= {"blog.html", "blog/tag/tides.html", "blog/archive.html",
+                             "blog/2022.html"}, sorted(listings)
+    for listing in listings.values():
+        assert listing["modified"] == post["modified"], listing
+        assert f"({post['markdown_url']})" in listing["markdown"], listing
+        assert "summary" not in listing, listing  # the first post's is not the listing's
+    front, body = outputs.views["blog/tag/tides.md"]
+    assert front["modified"] == post["modified"] and "Spring tides" in body
+    page = (site / "blog/tag/tides.html").read_text("utf-8")
+    assert f'href="{BASE}blog/tag/tides.md"' in page and "data-agentprose-hint" in page
 
 
 CASES: dict[str, Case] = {

@@ -43,6 +43,8 @@ _NOT_TARGETS = re.compile(
     r"index-\d+|id\d+|__.*|fn:.*|fnref:.*"
     # a random id, new on every build (MyST's unlabelled equations): nothing can link it
     r"|.*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}.*"
+    # whitespace: no valid id has it (ablog's sidebar items use their classes as ids)
+    r"|.*\s.*"
 )
 _AUTOMATIC_LABEL = re.compile(r"id\d+")
 # Blocks whose automatic id can only come from a label (``.. _name:`` before a paragraph

@@ -223,7 +223,14 @@ def rewrite_tabs(index: ElementIndex) -> None:
 
 
 def _footnote_label(text: str) -> str:
-    return "".join(text.split()).strip("[]") or "?"
+    """The label of a footnote marker or note: what its first brackets hold (a label
+    that a translator follows with its back-references, ``[8] (1, 2, 3)``), else its
+    text, without spaces."""
+    bracketed = _BRACKETED.match(text)
+    return "".join((bracketed.group(1) if bracketed else text).split()).strip("[]") or "?"
+
+
+_BRACKETED = re.compile(r"\s*\[([^\]]*)\]")
 
 
 def rewrite_footnotes(index: ElementIndex, placeholders: Placeholders) -> None:
@@ -244,6 +251,7 @@ def rewrite_footnotes(index: ElementIndex, placeholders: Placeholders) -> None:
         notes = [(str(n), item) for n, item in enumerate(select(container, "ol > li"), 1)]
         _footnote_definitions(container, notes, placeholders)
     _rewrite_citations(index, placeholders)
+    linked = _linked_in_page(index)  # a note that a link names, not a marker: anchored
     for container in index.classes("footnote-list", "footnote", tags=("aside", "dl")):
         notes = []
         for note in select(container, "aside.footnote, [role=doc-footnote]"):
@@ -253,7 +261,14 @@ def rewrite_footnotes(index: ElementIndex, placeholders: Placeholders) -> None:
                 drop_tree(label)
             for body in note.findall("dd"):  # a translator's <dt> label and <dd> text
                 drop_tag(body)
-        _footnote_definitions(container, notes, placeholders)
+        _footnote_definitions(container, notes, placeholders, linked=linked)
+
+
+def _linked_in_page(index: ElementIndex) -> frozenset[str]:
+    """The ids the page's own links name (the footnote markers are rewritten by now)."""
+    return frozenset(href[1:] for link in index.tags("a")
+                     if link.getparent() is not None
+                     and (href := link.get("href") or "").startswith("#"))
 
 
 def _note_label(note: Element) -> Element | None:
@@ -298,6 +313,7 @@ def _footnote_definitions(
     placeholders: Placeholders,
     *,
     linked_from_elsewhere: bool = False,
+    linked: frozenset[str] = frozenset(),
 ) -> None:
     replacement = new_element("div")
     for label, note in notes:
@@ -307,7 +323,8 @@ def _footnote_definitions(
         first = next((child for child in note if child.tag == "p"), None)
         marker = placeholders.inline(f"[^{label}]:") + " "
         ident = note.get("id") or ""
-        if ident and (linked_from_elsewhere or not _DOCUTILS_AUTOMATIC_ID.fullmatch(ident)):
+        if ident and (linked_from_elsewhere or ident in linked
+                      or not _DOCUTILS_AUTOMATIC_ID.fullmatch(ident)):
             marker += anchor(placeholders, ident)
         if first is None:  # inline content right in the note: its first paragraph
             first = new_element("p", (note.text or "").lstrip())
