@@ -35,6 +35,8 @@ def _allowed(code: int) -> bool:
 def _reference(match: re.Match[str]) -> str:
     hexadecimal, decimal, _ = match.groups()
     code = int(hexadecimal, 16) if hexadecimal else int(decimal)
+    if code in (10, 13):  # the characters, for the line ends to be made one (see below)
+        return chr(code)
     if _allowed(code):
         return match.group()
     if 0x80 <= code <= 0x9F:  # HTML reads these as windows-1252, as parsers do
@@ -97,8 +99,13 @@ def clean_text(text: str) -> str:
 
 
 def clean_markup(markup: str) -> str:
-    """:func:`clean_text` for markup: numeric references to those characters too."""
+    """:func:`clean_text` for markup: numeric references to those characters too. Line
+    ends become LF, written (CRLF, CR) or as references (``&#13;``): a lone CR is no
+    line end to a Markdown reader, which would join what follows it to the line before
+    (``before&#13;# HEADING``), and no output holds one."""
     markup = clean_text(markup)
     if "&#" in markup:
         markup = _REFERENCE.sub(_reference, markup)
+    if "\r" in markup:
+        markup = markup.replace("\r\n", "\n").replace("\r", "\n")
     return markup

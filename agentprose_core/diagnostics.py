@@ -81,8 +81,10 @@ CODES: Mapping[str, Code] = _by_name(
          "`agentprose build`: an HTML file of the site is empty, so it gets no agent view. "
          "Check what wrote it, or leave it out with `--exclude`."),
     Code("engine-failed", "warning",
-         "The Markdown engine failed on a page, which was converted with the other engine "
-         "(or as plain text) instead. Please report the page to agentprose."),
+         "The converter failed on a page: the Markdown engine (the page was converted with "
+         "the other engine instead, or as plain text when both failed), or one of "
+         "agentprose's own rules (the page's view is its plain text). The build goes on. "
+         "Please report the page to agentprose."),
     Code("engine-fallback", "warning",
          "The html-to-markdown engine cannot be imported, so the slower markdownify engine "
          "converts the pages. Install html-to-markdown (Python 3.11+), or set `converter: "

@@ -5,13 +5,15 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import re
 import stat
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from agentprose_core.errors import OutputError
 
-__all__ = ["safe_target", "update_in_place", "write_atomic"]
+__all__ = ["remove_stale_temporaries", "safe_target", "update_in_place", "write_atomic"]
 
 # Temporary names unique to a process and a call: no random names to draw and retry
 # as mkstemp does (a build writes thousands of files), and no clash between Sphinx's
@@ -137,3 +139,44 @@ def _replace(path: Path, change: Callable[[bytes], bytes | None]) -> int:
         raise OutputError(f"Could not read {path}: {reason}.") from error
     new = change(old)
     return 0 if new is None else write_atomic(path, new)
+
+
+# What write_atomic names its temporaries: ".<file name>.<process id>-<number>.tmp".
+_OUR_TEMPORARY = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d{1,10})-\d+\.tmp")
+
+
+def remove_stale_temporaries(folders: Iterable[Path]) -> list[Path]:
+    """Remove from ``folders`` (not below them) the temporary files of a build that was
+    killed mid-write: those :func:`write_atomic` names, of a process that is gone (a
+    deploy would publish them). Returns what was removed."""
+    removed = []
+    for folder in dict.fromkeys(folders):
+        with contextlib.suppress(OSError), os.scandir(folder) as entries:
+            for entry in entries:
+                found = _OUR_TEMPORARY.fullmatch(entry.name)
+                path = Path(entry.path)
+                if found and entry.is_file(follow_symlinks=False) and \
+                        not _alive(int(found["pid"]), path):
+                    with contextlib.suppress(OSError):
+                        path.unlink()
+                        removed.append(path)
+    return removed
+
+
+def _alive(pid: int, path: Path) -> bool:
+    """True when the process ``pid`` may still be writing ``path``: ours, a writer of
+    this build, anyone's that runs. (On Windows, where asking a process is ending it,
+    a temporary younger than an hour.)"""
+    if pid == os.getpid():
+        return True
+    if os.name == "nt":
+        with contextlib.suppress(OSError):
+            return time.time() - path.stat().st_mtime < 3600
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except PermissionError:  # it does, another user's
+        return True
+    except (ProcessLookupError, OverflowError, OSError):
+        return False
+    return True

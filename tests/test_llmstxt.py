@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import unquote
 
@@ -135,13 +136,15 @@ def test_a_nav_section_named_optional_joins_the_pages_outside_the_nav_at_the_end
         ("A trailing backslash \\", "A trailing backslash \\\\"),
         ("One ` tick", "One \\` tick"),
         ("Less < than", "Less \\< than"),
-        ("List<T>", "List<T>"),
+        ("List<T>", "List\\<T>"),
+        ("</script><script>alert(1)</script>", "\\</script>\\<script>alert(1)\\</script>"),
     ],
 )
 def test_titles_come_back_with_link_syntax_intact(title: str, expected: str) -> None:
     record = page("a/", title=title, summary="Uses `code` and <b>tags</b>: fine [really].")
     sections = parse(render_llms_txt(SITE, [record]))["sections"]
-    assert sections == {ROOT_SECTION: [link(record, expected)]}
+    escaped = {**link(record, expected), "desc": "Uses `code` and \\<b>tags\\</b>: fine [really]."}
+    assert sections == {ROOT_SECTION: [escaped]}
 
 
 @pytest.mark.parametrize(
@@ -249,18 +252,28 @@ def test_any_site_and_page_text_parses_back(
     name: str, description: str, title: str, summary: str
 ) -> None:
     """Titles without backticks, ``<`` or backslashes come back exactly (brackets made
-    parentheses); everything else comes back exactly, on one line."""
+    parentheses); everything else comes back exactly, on one line, but for the
+    backslashes that escape what would read as HTML."""
     title = title.replace("`", "").replace("<", "").replace("\\", "")
     assume(title.strip())
     site = SiteRecord(name=name, url=BASE, description=description)
     record = page("a/", title=title, summary=summary, section=("S",))
     parsed = parse(render_llms_txt(site, [record]))
-    assert parsed["title"] == (one_line(name) or BASE)
+    assert _unescaped(parsed["title"]) == (one_line(name) or BASE)
     fallback = f"Markdown versions of the pages of {one_line(name) or BASE}."
-    assert parsed["summary"] == (one_line(description) or fallback)
+    assert _unescaped(parsed["summary"]) == _unescaped(one_line(description) or fallback)
     expected_title = one_line(title).replace("[", "(").replace("]", ")")
-    expected_link = {"title": expected_title, "url": record.markdown_url}
-    assert parsed["sections"] == {"S": [{**expected_link, "desc": one_line(summary) or None}]}
+    (entry,) = parsed["sections"]["S"]
+    assert _unescaped(entry["title"]) == expected_title
+    assert entry["url"] == record.markdown_url
+    assert _unescaped(entry["desc"] or "") == one_line(summary)
+
+
+def _unescaped(text: str) -> str:
+    """``text`` without the escapes of :func:`llmstxt._inline` (before ``<`` and ``&``
+    that would read as HTML, and the backslashes before those)."""
+    return re.sub(r"(\\*)\\(<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;))",
+                  lambda m: m.group(1)[: len(m.group(1)) // 2] + m.group(2), text)
 
 
 @settings(deadline=None)
@@ -282,7 +295,7 @@ def test_any_title_stays_one_commonmark_link(title: str, summary: str) -> None:
     assert hrefs.count(view) == 1  # (a title may hold an autolink of its own)
     entry = parse(text)["sections"][ROOT_SECTION][0]
     assert unquote(entry["url"]) == record.markdown_url
-    assert entry["desc"] == (one_line(summary) or None)
+    assert _unescaped(entry["desc"] or "") == one_line(summary)
 
 
 # -- llms-full.txt -------------------------------------------------------------------
@@ -413,3 +426,27 @@ def test_summaries_are_one_short_line(markdown: str, max_chars: int) -> None:
     summary = summarize(markdown, max_chars)
     assert len(summary) <= max_chars
     assert summary == one_line(summary)
+
+
+def test_html_in_titles_and_descriptions_stays_text_where_llms_txt_is_rendered() -> None:
+    # issue 40: a title "</script><script>alert(1)</script>" stayed live HTML
+    markdown_it = pytest.importorskip("markdown_it")
+    attack = "</script><script>alert(1)</script><img src=x onerror=alert(2)> &amp;"
+    site = SiteRecord(name=f"Coast {attack}", url=BASE, description=f"Notes {attack}")
+    record = page("a/", title=f"Tide {attack}", summary=f"Pools {attack}",
+                  section=(f"Guide {attack}",))
+    pages, _ = check_pages(site, [record])
+    for text in (render_llms_txt(site, pages), render_llms_full_txt(site, pages)):
+        html = markdown_it.MarkdownIt("commonmark").render(text)
+        assert "<script" not in html and "<img" not in html and "</script" not in html, html
+        assert "&amp;amp;" in html  # the entity shown as written
+    parsed = parse(render_llms_txt(site, pages))
+    assert _unescaped(parsed["title"]) == f"Coast {attack}"
+    assert _unescaped(parsed["sections"][f"Guide {_inline_of(attack)}"][0]["desc"]) == \
+        f"Pools {attack}"
+
+
+def _inline_of(text: str) -> str:
+    from agentprose_core.render.llmstxt import _inline
+
+    return _inline(text)

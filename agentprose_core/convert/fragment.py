@@ -6,16 +6,19 @@ in worker processes and cache it by a hash of its inputs.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from lxml import etree
+
 from agentprose_core.convert.normalize import normalize
 from agentprose_core.convert.placeholders import leftover, splice
 from agentprose_core.convert.rules.codeblocks import SourceFence
 from agentprose_core.convert.slugs import anchor_ids
-from agentprose_core.convert.tree import Element, all_text, parse_fragment, to_html
+from agentprose_core.convert.tree import BLOCK_TAGS, Element, parse_fragment, to_html
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.model import Conversion, Heading
 from agentprose_core.preprocess import run_preprocess
@@ -240,8 +243,46 @@ def _run_engine(document: str, name: str, page_url: str) -> tuple[str, tuple[Dia
 
 
 def _text_of(document: str) -> str:
-    text = all_text(parse_fragment(document))
-    return "\n\n".join(" ".join(part.split()) for part in text.split("\n\n") if part.strip())
+    return _as_paragraphs(_block_text(parse_fragment(document)))
+
+
+_NOT_TEXT = frozenset({"script", "style", "template"})
+
+
+def _block_text(root: Element) -> str:
+    """The text of ``root``, each block (heading, paragraph, item, cell, …) apart from
+    the next by a blank line; walked without recursion (a page can be deep)."""
+    parts: list[str] = []
+    for event, element in etree.iterwalk(root, events=("start", "end")):
+        tag = element.tag if isinstance(element.tag, str) else None
+        block = tag in BLOCK_TAGS or tag in ("td", "th", "tr", "br")
+        if event == "start":
+            if block:
+                parts.append("\n\n")
+            if tag is not None and tag not in _NOT_TEXT and element.text:
+                parts.append(element.text)
+            continue
+        if block:
+            parts.append("\n\n")
+        if element is not root and element.tail:
+            parts.append(element.tail)
+    return "".join(parts)
+
+
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]<>#|~$!&])")
+_LINE_START_MARKER = re.compile(r"^(\d*)([-+=.)])")
+
+
+def _as_paragraphs(text: str) -> str:
+    """Plain text as Markdown paragraphs that read as text only: each block's words on
+    one line, every character Markdown could take for syntax escaped."""
+    paragraphs = []
+    for part in text.split("\n\n"):
+        words = " ".join(part.split())
+        if words:
+            escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", words)
+            paragraphs.append(_LINE_START_MARKER.sub(r"\1\\\2", escaped))
+    return "\n\n".join(paragraphs) + "\n" if paragraphs else ""
 
 
 def convert_element(
@@ -252,9 +293,41 @@ def convert_element(
     settings: Settings,
     source_fences: Sequence[SourceFence] = (),
 ) -> Conversion:
-    """Convert a parsed content element (changed in place) to Markdown."""
+    """Convert a parsed content element (changed in place) to Markdown. A failure of
+    one of the rules on this page does not stop the build: the view is the page's
+    plain text, with a warning naming the page."""
     if settings.preprocess:
         run_preprocess(settings.preprocess, root, page_url)
+    try:
+        return _converted(root, page_url=page_url, site_map=site_map, settings=settings,
+                          source_fences=source_fences)
+    except Exception as error:  # a bug of ours on this page: never the whole build
+        return _plain_conversion(root, page_url, error)
+
+
+_ANY_TOKEN = re.compile(r"AgPr(?:\d+q)?(?:SEPX|X\d*X?)")
+
+
+def _plain_conversion(root: Element, page_url: str, error: Exception) -> Conversion:
+    """The view of a page the rules failed on: its text, as far as they had left it
+    (without the placeholders they had put in), one paragraph a block."""
+    failure = f"{type(error).__name__}: {' '.join(str(error).split())[:200]}"
+    markdown = _as_paragraphs(_ANY_TOKEN.sub("", _block_text(root)))
+    note = Diagnostic(
+        "engine-failed",
+        f"agentprose's converter failed on this page ({failure}); its view is the page's "
+        "plain text. Please report the page to agentprose.", location=page_url)
+    return Conversion(markdown=markdown, headings=(), diagnostics=(note,))
+
+
+def _converted(
+    root: Element,
+    *,
+    page_url: str,
+    site_map: Mapping[str, str],
+    settings: Settings,
+    source_fences: Sequence[SourceFence],
+) -> Conversion:
     normalized = normalize(
         root, page_url=page_url, site_map=site_map, source_fences=source_fences
     )
@@ -275,7 +348,9 @@ def convert_element(
     return Conversion(
         markdown=markdown,
         headings=normalized.headings,
-        diagnostics=notes + tuple(normalized.diagnostics),
+        # every note names its page, whichever tool logs it
+        diagnostics=tuple(note if note.location else dataclasses.replace(note, location=page_url)
+                          for note in (*notes, *normalized.diagnostics)),
         unanchored=_unanchored(normalized.ids, normalized.headings, markdown),
     )
 

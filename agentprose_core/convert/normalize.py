@@ -25,7 +25,7 @@ from agentprose_core.convert.rules.codeblocks import (
 from agentprose_core.convert.rules.constructs import rewrite_media, unknown_constructs
 from agentprose_core.convert.rules.depth import MAX_DEPTH, flatten_deep
 from agentprose_core.convert.rules.escape import escape_text
-from agentprose_core.convert.rules.hidden import hidden_by_attributes
+from agentprose_core.convert.rules.hidden import hidden_element
 from agentprose_core.convert.rules.tables import rewrite_tables
 from agentprose_core.convert.rules.widgets import (
     rewrite_admonitions,
@@ -83,7 +83,7 @@ def _chrome(index: ElementIndex) -> list[Element]:
     return [
         *index.tags(*DROP_TAGS),
         *inputs,
-        *(el for el in marked if hidden_by_attributes(el.attrib)),
+        *(el for el in marked if hidden_element(el)),
         # by the class it has now: a rule before this one may have shown an element
         *(el for el in index.classes(*DROP_CLASSES) if not DROP_CLASSES.isdisjoint(classes(el))),
         *index.classes(*DROP_LINK_CLASSES, tags=("a",)),

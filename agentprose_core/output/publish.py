@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from agentprose_core.diagnostics import Diagnostic
-from agentprose_core.files import safe_target, write_atomic
+from agentprose_core.files import remove_stale_temporaries, safe_target, write_atomic
 from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
 from agentprose_core.records.links import link_findings
 from agentprose_core.records.scopes import pages_under
@@ -104,6 +104,11 @@ def publish(
                                      index=settings.index,
                                      detect_agents=settings.detect_agents).items():
             emit(name, text)
+    if not dry_run:  # where a killed build may have left some: beside what we write
+        folders = {safe_target(site_dir, relative).parent for relative in result.files}
+        folders |= {safe_target(site_dir, output_path(page.markdown_url, base)).parent
+                    for page in kept}
+        remove_stale_temporaries(sorted(folders))
     return result
 
 

@@ -116,11 +116,11 @@ def render_llms_txt(
     the order given; pages in none of them go under ``## Optional``.
     """
     ensure_checked(site, pages)
-    name = one_line(site.name) or base_url_of(site.url)
+    name = _inline(site.name) or base_url_of(site.url)
     lines = [f"# {name}", "", f"> {_site_summary(site, pages, name)}", "", _intro(name, intro)]
     lines[-1] += _scopes_sentence(site)
     for section, members in groups(pages, sections):
-        lines += ["", f"## {section}", ""]
+        lines += ["", f"## {_inline(section)}", ""]
         lines += [_link_line(page) for page in members]
     return "\n".join(lines) + "\n"
 
@@ -145,19 +145,19 @@ def render_section_llms_txt(
     an ``llms-full.txt``, which the paragraph links."""
     ensure_checked(site, pages)
     base = base_url_of(site.url)
-    name = one_line(site.name) or base
+    name = _inline(site.name) or base
     under = pages_under(pages, base, folder)
     home_key = page_key(base + folder)
     home = next((page for page in under if page_key(page.url) == home_key), None)
-    summary = one_line(home.summary or "") if home else ""
-    lines = [f"# {name}: {one_line(title)}", "",
-             f"> {summary or f'The {one_line(title)} pages of {name}, as Markdown.'}", "",
+    summary = _inline(home.summary or "") if home else ""
+    lines = [f"# {name}: {_inline(title)}", "",
+             f"> {summary or f'The {_inline(title)} pages of {name}, as Markdown.'}", "",
              f"Each link below leads to a page under {_url(base + folder)} as Markdown. "
              + (f"All of them in one file: [{LLMS_FULL_NAME}]"
                 f"({_url(base + folder + LLMS_FULL_NAME)}). " if full else "")
              + f"The whole site: [{LLMS_NAME}]({_url(base + LLMS_NAME)})."]
     for section, members in _section_groups(under, title):
-        lines += ["", f"## {section}", ""]
+        lines += ["", f"## {_inline(section)}", ""]
         lines += [_link_line(page) for page in members]
     return "\n".join(lines) + "\n"
 
@@ -175,19 +175,33 @@ def _section_groups(pages: Sequence[PageRecord], title: str) -> list[tuple[str, 
     return [(name, members) for name, members in ordered if members]
 
 
+# A "<" that opens a tag, a comment or an instruction; an "&" that starts an entity;
+# with the backslashes before them, which would otherwise escape our escape.
+_HTML_START = re.compile(r"(\\*)(<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;))")
+
+
+def _inline(text: str) -> str:
+    """``text`` on one line, with what a Markdown reader would take for HTML escaped
+    (a title ``</script><script>…`` stays text where llms.txt is rendered)."""
+    line = one_line(text)
+    if "<" in line or "&" in line:
+        line = _HTML_START.sub(lambda m: m.group(1) * 2 + "\\" + m.group(2), line)
+    return line
+
+
 def _url(url: str) -> str:
     return url.strip().translate(_URL_ESCAPES)
 
 
 def _site_summary(site: SiteRecord, pages: Sequence[PageRecord], name: str) -> str:
     """The site description, else the home page's summary, else what the file lists."""
-    described = one_line(site.description or "")
+    described = _inline(site.description or "")
     if described:
         return described
     home_key = page_key(base_url_of(site.url))
     home = next((page for page in pages if page_key(page.url) == home_key), None)
     if home is not None:
-        summary = one_line(home.summary or "") or summarize(home.markdown)
+        summary = _inline(home.summary or "") or _inline(summarize(home.markdown))
         if summary:
             return summary
     return f"Markdown versions of the pages of {name}."
@@ -212,7 +226,7 @@ def _escape_heading(line: str) -> str:
 
 def _link_line(page: PageRecord) -> str:
     url = _url(page.markdown_url)
-    summary = one_line(page.summary or "")
+    summary = _inline(page.summary or "")
     return f"- [{_link_text(page.title)}]({url})" + (f": {summary}" if summary else "")
 
 
@@ -225,7 +239,7 @@ def _link_text(title: str) -> str:
     would pull the link into a code span or an HTML tag; a trailing backslash, which
     would escape the closing bracket, is doubled. Other titles are written as they are.
     """
-    text = one_line(title).replace("[", "(").replace("]", ")")
+    text = _inline(title).replace("[", "(").replace("]", ")")
     pieces: list[str] = []
     at = 0
     while at < len(text):
@@ -283,7 +297,7 @@ def iter_llms_full_txt(site: SiteRecord, pages: Sequence[PageRecord]) -> Iterato
 def _full_entry(page: PageRecord) -> str:
     title = one_line(page.title)
     body = _without_title(page.markdown.strip("\n"), title)
-    head = f"# {title}\n\nSource: {page.url}\n"
+    head = f"# {_inline(title)}\n\nSource: {page.url}\n"
     return head + (f"\n{body}\n" if body else "")
 
 

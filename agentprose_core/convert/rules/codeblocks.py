@@ -169,11 +169,16 @@ def _in_code(element: Element, root: Element) -> bool:
 
 
 def code_text(pre: Element) -> str:
-    """The plain text of a code block (after :func:`drop_line_numbers`)."""
+    """The text of a code block as the page shows it (after :func:`drop_line_numbers`),
+    blank lines at either end included: without the newline right after ``<pre>``
+    (HTML's parsers drop it, lxml's keeps it) and without the one that ends its last
+    line (the fence's own)."""
     for br in pre.iter("br"):
         br.tail = "\n" + (br.tail or "")
-    text = all_text(pre)
-    return text.strip("\n").replace("\r\n", "\n")
+    text = all_text(pre).replace("\r\n", "\n")
+    if text.startswith("\n") and (pre.text or "").startswith("\n"):
+        text = text[1:]
+    return text[:-1] if text.endswith("\n") else text
 
 
 def _block_to_replace(pre: Element) -> Element:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from agentprose_core.convert.rules.hidden import INVISIBLE_TAGS, hidden_by_attributes
+from agentprose_core.convert.rules.hidden import INVISIBLE_TAGS, hidden_element
 from agentprose_core.convert.tree import Element, all_text, drop_tree, new_element, replace
 
 __all__ = ["MAX_DEPTH", "flatten_deep"]
@@ -32,7 +32,7 @@ def _invisible(element: Element) -> bool:
     if element.tag == "a" and not _PERMALINK_CLASSES.isdisjoint(
             (element.get("class") or "").split()):
         return True
-    return len(element.attrib) > 0 and hidden_by_attributes(element.attrib)
+    return len(element.attrib) > 0 and hidden_element(element)
 
 
 def _visible_text(element: Element) -> str:

@@ -30,7 +30,7 @@ from agentprose_core.convert.tree import (
     unwrap,
 )
 
-__all__ = ["rewrite_tables"]
+__all__ = ["rewrite_tables", "span"]
 
 _KEPT_ATTRIBUTES = frozenset({"colspan", "rowspan", "href", "src", "alt", "title"})
 # What a table kept as HTML may hold: its parts, blocks Markdown has too, and inline
@@ -42,6 +42,17 @@ _TABLE_HTML_TAGS = frozenset({
     "var",
 }) & KNOWN_TAGS
 _INLINE_WRAPPERS = frozenset({"p", "div", "span"})
+
+
+def span(value: str | None) -> int:
+    """A ``colspan``/``rowspan`` as browsers read it (HTML's rules for parsing
+    non-negative integers): the digits it starts with after spaces, so ``"2.5"`` is 2;
+    anything else (``"x"``, ``"-1"``, ``"0"``, missing) is 1."""
+    match = _SPAN.match(value or "")
+    return max(1, int(match.group(1))) if match else 1
+
+
+_SPAN = re.compile(r"[\t\n\f\r ]*\+?(\d{1,5})")
 
 
 def _cells(table: Element) -> list[Element]:
@@ -102,9 +113,7 @@ def _is_pipe_table(table: Element, placeholders: Placeholders) -> bool:
     if table.xpath(".//table"):
         return False
     cells = _cells(table)
-    if any(int(cell.get("colspan", "1") or 1) > 1 for cell in cells):
-        return False
-    if any(int(cell.get("rowspan", "1") or 1) > 1 for cell in cells):
+    if any(span(cell.get("colspan")) > 1 or span(cell.get("rowspan")) > 1 for cell in cells):
         return False
     simple = [_flatten_cell(cell) for cell in cells]
     if not all(ok or _paragraphs_only(cell) for ok, cell in zip(simple, cells, strict=True)):
@@ -112,6 +121,9 @@ def _is_pipe_table(table: Element, placeholders: Placeholders) -> bool:
     for ok, cell in zip(simple, cells, strict=True):
         if not ok:
             _join_paragraphs(cell, placeholders)
+        for name in ("colspan", "rowspan"):  # 1 however written: the engine reads no "x"
+            if name in cell.attrib:
+                del cell.attrib[name]
     return True
 
 
@@ -140,6 +152,12 @@ def _clean_html(table: Element) -> str:
         for name in list(element.attrib):
             if name not in _KEPT_ATTRIBUTES:
                 del element.attrib[name]
+            elif name in ("colspan", "rowspan"):  # as a browser reads it
+                value = span(element.get(name))
+                if value > 1:
+                    element.set(name, str(value))
+                else:
+                    del element.attrib[name]
         if element in languages:  # the one class kept: a code block's language, as HTML says it
             element.set("class", languages[element])
     for group in table.iter("colgroup"):
