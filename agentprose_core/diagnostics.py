@@ -139,13 +139,17 @@ CODES: Mapping[str, Code] = _by_name(
          "A page's image, prev or next URL is not on the site's origin, so "
          "`agentprose.json` leaves it out. Point it at the site."),
     Code("placeholder-leak", "warning",
-         "An internal placeholder of the converter was left in a page's Markdown (the "
-         "engine split or moved it); it was removed, and the text it stood for may be "
+         "An internal placeholder of the converter was lost by the Markdown engine on a "
+         "page (it split or moved it): the page was converted with the other engine, or, "
+         "when both lost it, the placeholder was removed and the text it stood for may be "
          "missing from that page's view. Please report the page to agentprose."),
     Code("shallow-clone", "warning",
          "The repository is a shallow clone, so git gives every page the date of the last "
          "commit. Fetch the full history: `fetch-depth: 0` in actions/checkout, `git fetch "
          "--unshallow` in a Read the Docs pre-build job."),
+    Code("summary", "info",
+         "Sphinx: what the build wrote, at its end: how many agent views, and how many "
+         "files in all (views and site files), as MkDocs and `agentprose build` say it."),
     Code("unknown-construct", "warning",
          "An HTML element the converter has no rule for: its text is kept as plain text. A "
          "`preprocess` hook can rewrite it, or mark it `data-ignore` to leave it out. An "

@@ -8,7 +8,8 @@ the docs, which are made from it, and :func:`settings_from_mapping` checks value
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import difflib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import NoneType
 from typing import Any, Literal, get_args
@@ -18,7 +19,10 @@ from agentprose_core.model import ARTICLE_TYPES
 
 HOSTS = ("netlify", "cloudflare", "apache", "none")
 
-__all__ = ["ENGINES", "VIEW_LAYOUTS", "Option", "Settings", "options", "settings_from_mapping"]
+__all__ = [
+    "ENGINES", "VIEW_LAYOUTS", "Option", "Settings", "options", "settings_from_mapping",
+    "unknown_option_hint",
+]
 
 Engine = Literal["html-to-markdown", "markdownify"]
 ViewLayout = Literal["sibling", "directory", "index-html"]
@@ -200,6 +204,17 @@ def options() -> tuple[Option, ...]:
 _OPTIONS = {option.name: option for option in options()}
 
 
+def unknown_option_hint(name: str, *, prefix: str = "", also: Sequence[str] = ()) -> str:
+    """What to say of ``name``, which is no option: the option it most likely meant,
+    else every option's name (each written with ``prefix``, as the tool spells them;
+    ``also`` are the tool's own options)."""
+    known = [*_OPTIONS, *also]
+    close = difflib.get_close_matches(name.removeprefix(prefix), known, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean '{prefix}{close[0]}'?"
+    return f"the options are: {', '.join(prefix + option for option in sorted(known))}."
+
+
 def _kind_name(kinds: tuple[type, ...]) -> str:
     names = {bool: "true or false", str: "a string", list: "a list of strings",
              int: "a whole number of bytes",
@@ -250,10 +265,8 @@ def settings_from_mapping(values: Mapping[str, Any]) -> Settings:
     known = set(_OPTIONS)
     unknown = sorted(set(values) - known)
     if unknown:
-        raise ConfigError(
-            f"Unknown agentprose option(s): {', '.join(unknown)}. "
-            f"Known options: {', '.join(sorted(known))}."
-        )
+        raise ConfigError(" ".join(
+            f"'{name}' is no agentprose option: {unknown_option_hint(name)}" for name in unknown))
     checked = {name: _check(name, value) for name, value in values.items()}
     if checked.get("preprocess"):
         from agentprose_core.preprocess import (

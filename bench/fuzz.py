@@ -2,10 +2,12 @@
 
 Each fragment is built from random tags (block, inline, widgets, tables, code, media,
 unknown), attributes that hide (``hidden``, ``aria-hidden``, ``style``,
-``data-ignore``), text of Markdown syntax characters, entities, numeric references to
-controls and noncharacters, and broken nesting. Hidden elements hold a marker; every
+``data-ignore``), tab panels, table spans (``colspan="x"`` too), text of Markdown syntax
+characters, entities, carriage returns, numeric references to controls and
+noncharacters, and broken nesting. Hidden elements hold a marker; every
 view must be free of it. Prints, per engine: fragments, exceptions, unbalanced fences,
-control or noncharacters, hidden text; and, for information, how many fragments do not
+control or noncharacters, hidden text, internal placeholders left in a view (or
+reported by the converter); and, for information, how many fragments do not
 render back block for block (random tag soup such as a list without items or a heading
 inside a link has no Markdown twin: the round-trip rule is held on real pages, golden
 files and generated well-formed pages instead). Exits 1 when any of the others is not 0.
@@ -47,7 +49,8 @@ CLASSES = ["admonition note", "admonition-title", "highlight", "language-python"
 HIDING = ['hidden', 'aria-hidden="true"', 'aria-hidden="TRUE"', 'style="display:none"',
           'style="visibility: hidden"', "data-ignore"]
 TEXT = [*"`~#>-+*=_[]()!<&;:|\\.1 \n\taAé", "&lt;b&gt;", "&amp;copy;", "&#1;", "&#x1b;",
-        "&#xfffe;", "&#65535;", "&#128;", "\ufffe", "\x85", "```", "~~~", "1. ", "- ", "# "]
+        "&#xfffe;", "&#65535;", "&#128;", "\ufffe", "\x85", "```", "~~~", "1. ", "- ", "# ",
+        "&#13;", "\r\n", "\r"]
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff]")
 
 
@@ -65,6 +68,11 @@ def _element(rng: random.Random, depth: int) -> str:
     hidden = rng.random() < 0.12
     if hidden:
         attributes.append(rng.choice(HIDING))
+    if tag in ("td", "th") and rng.random() < 0.3:
+        name = rng.choice(["colspan", "rowspan"])
+        attributes.append(f'{name}="{rng.choice(["2", "x", "2.5", "0", "-1", " 3", ""])}"')
+    if rng.random() < 0.04:
+        attributes.append('role="tabpanel"')
     if tag == "a":
         attributes.append(f'href="{rng.choice(["../other/#x", "#here", "https://e.x/", ""])}"')
     if tag == "img":
@@ -141,14 +149,16 @@ def run(count: int, seed: int) -> dict[str, dict[str, int]]:
     for engine in ENGINES:
         rng = random.Random(seed)
         counts = dict.fromkeys(("fragments", "exceptions", "unbalanced fences",
-                                "forbidden characters", "hidden text", "round-trip"), 0)
+                                "forbidden characters", "hidden text", "placeholders",
+                                "round-trip"), 0)
         settings = Settings(converter=engine)  # type: ignore[arg-type]
         for _ in range(count):
             document = fragment(rng)
             counts["fragments"] += 1
             try:
-                markdown = convert_fragment(document, page_url=PAGE, site_map=SITE_MAP,
-                                            settings=settings).markdown
+                converted = convert_fragment(document, page_url=PAGE, site_map=SITE_MAP,
+                                             settings=settings)
+                markdown = converted.markdown
                 mismatched = roundtrip_mismatches(document, markdown, page_url=PAGE,
                                                   site_map=SITE_MAP)
             except Exception:
@@ -159,6 +169,11 @@ def run(count: int, seed: int) -> dict[str, dict[str, int]]:
             counts["unbalanced fences"] += unbalanced_fence(markdown)
             counts["forbidden characters"] += bool(_FORBIDDEN.search(markdown))
             counts["hidden text"] += _hidden_leak(document, markdown)
+            leaked = markdown.count("AgPr") > document.count("AgPr") or any(
+                note.code == "placeholder-leak" for note in converted.diagnostics)
+            counts["placeholders"] += leaked
+            if leaked and counts["placeholders"] <= 3:
+                print(f"--- {engine} placeholder: {document!r}\n{markdown!r}")
             counts["round-trip"] += bool(mismatched)
         results[engine] = counts
     return results

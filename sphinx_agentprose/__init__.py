@@ -17,11 +17,15 @@ __all__ = ["setup"]
 def _check_config(app: Sphinx, config: Config) -> None:
     from sphinx.util import logging
 
-    from .config import checked_settings, misspelled_names
+    from .config import checked_settings, misspelled_names, outputs_left_out_of_sources
 
-    checked_settings(config)  # first: it adds `quiet` to suppress_warnings (errors: one line)
+    checked_settings(app)  # first: it adds `quiet` to suppress_warnings (errors: one line)
+    logger = logging.getLogger(__name__)
     for message in misspelled_names(config):
-        logging.getLogger(__name__).warning(message, type="agentprose", subtype="config")
+        logger.warning(message, type="agentprose", subtype="config")
+    for folder in outputs_left_out_of_sources(app):
+        logger.info("agentprose: the build folder %s is inside the source folder: it is left "
+                    "out of the sources (add it to exclude_patterns to say so yourself)", folder)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import os
 from types import NoneType
@@ -12,7 +11,12 @@ from sphinx.errors import ConfigError
 from sphinx.util import logging
 
 from agentprose_core.errors import AgentproseError
-from agentprose_core.settings import Settings, options, settings_from_mapping
+from agentprose_core.settings import (
+    Settings,
+    options,
+    settings_from_mapping,
+    unknown_option_hint,
+)
 from agentprose_core.urls import base_url_of
 
 if TYPE_CHECKING:
@@ -21,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PREFIX", "add_config_values", "base_url", "checked_base_url", "checked_settings",
-    "misspelled_names", "settings_of",
+    "misspelled_names", "outputs_left_out_of_sources", "settings_of",
 ]
 
 PREFIX = "agentprose_"
@@ -57,14 +61,16 @@ def settings_of(config: Config) -> Settings:
         raise ConfigError(f"{error} (set as {PREFIX}<option> in conf.py)") from error
 
 
-def checked_settings(config: Config) -> Settings | None:
-    """:func:`settings_of`, or None after one error line that says what to change:
-    Sphinx 9 reports an exception raised here as a crash, with a traceback. The
-    ``quiet`` codes join ``suppress_warnings``, which Sphinx applies to every warning."""
+def checked_settings(app: Sphinx) -> Settings | None:
+    """:func:`settings_of`, or None after one error line that says what to change, the
+    build then ending with a non-zero status (Sphinx 9 reports an exception raised here
+    as a crash, with a traceback and a request to report it to Sphinx). The ``quiet``
+    codes join ``suppress_warnings``, which Sphinx applies to every warning."""
+    config = app.config
     try:
         settings = settings_of(config)
     except ConfigError as error:
-        _config_error(str(error) + " agentprose writes nothing until this is fixed.")
+        _config_error(app, str(error) + " agentprose writes nothing until this is fixed.")
         return None
     wanted = [f"agentprose.{code}" for code in settings.quiet]
     config.suppress_warnings = [*config.suppress_warnings,
@@ -72,17 +78,48 @@ def checked_settings(config: Config) -> Settings | None:
     return settings
 
 
-def checked_base_url(config: Config) -> str | None:
-    """:func:`base_url`, or None after one error line that says what to change."""
+def checked_base_url(app: Sphinx) -> str | None:
+    """:func:`base_url`, or None after one error line that says what to change (and a
+    non-zero status for the build)."""
     try:
-        return base_url(config)
+        return base_url(app.config)
     except ConfigError as error:
-        _config_error(str(error) + " agentprose writes nothing until it is set.")
+        _config_error(app, str(error) + " agentprose writes nothing until it is set.")
         return None
 
 
-def _config_error(message: str) -> None:
+def _config_error(app: Sphinx, message: str) -> None:
+    """One error line, and the build fails: ``sphinx-build`` exits with status 1 once
+    it is done ("build finished with problems"), with or without ``-W``."""
     logger.error(message, type="agentprose", subtype="config", once=True)
+    app.statuscode = 1
+
+
+def outputs_left_out_of_sources(app: Sphinx) -> list[str]:
+    """Keep the build's own folders out of the sources: an output folder inside the
+    source folder that no ``exclude_patterns`` covers (MyST reads ``.md``, and some
+    projects read ``.txt``) would have the next build read our views and ``llms.txt``
+    as documents. Adds the folders to ``exclude_patterns`` (at ``config-inited``,
+    before Sphinx compares the config with the last build's); returns those added."""
+    from pathlib import Path
+
+    from sphinx.util.matching import Matcher
+
+    source = Path(app.srcdir).resolve()
+    excluded = Matcher(app.config.exclude_patterns)
+    added = []
+    for folder in (app.outdir, app.doctreedir):
+        try:
+            relative = Path(folder).resolve().relative_to(source)
+        except ValueError:
+            continue  # outside the sources: nothing to do
+        parts = relative.parts
+        prefixes = ["/".join(parts[: end + 1]) for end in range(len(parts))]
+        if parts and not any(excluded(prefix) for prefix in prefixes):
+            added.append(relative.as_posix())
+    if added:
+        app.config.exclude_patterns = [*app.config.exclude_patterns, *added]
+    return added
 
 
 def misspelled_names(config: Config) -> list[str]:
@@ -92,10 +129,7 @@ def misspelled_names(config: Config) -> list[str]:
     raw: dict[str, Any] = getattr(config, "_raw_config", {})
     found = []
     for name in sorted(n for n in raw if n.startswith(PREFIX) and n[len(PREFIX):] not in known):
-        # compared without the prefix, which every name shares
-        close = difflib.get_close_matches(name[len(PREFIX):], known, n=1, cutoff=0.6)
-        hint = f"did you mean '{PREFIX}{close[0]}'?" if close else \
-            f"the options are: {', '.join(PREFIX + k for k in sorted(known))}."
+        hint = unknown_option_hint(name, prefix=PREFIX, also=["base_url"])
         found.append(f"conf.py sets '{name}', which is no agentprose option: {hint}")
     return found
 

@@ -125,14 +125,14 @@ def _log(diagnostics: Iterable[Diagnostic], docname: str | None = None) -> None:
 
 
 def builder_inited(app: Sphinx) -> None:
-    settings = checked_settings(app.config)  # a mistake was reported at config-inited
+    settings = checked_settings(app)  # a mistake was reported at config-inited
     if settings is None or not settings.enabled:
         return
     skipped = skip_reason(app.builder)
     if skipped:
         logger.info("agentprose: %s", skipped)
         return
-    site_url = checked_base_url(app.config)
+    site_url = checked_base_url(app)
     if site_url is None:
         return
     app.agentprose_plan = Plan(  # type: ignore[attr-defined]

@@ -241,3 +241,24 @@ def test_stacked_labels_before_a_block_are_anchors() -> None:
                            '<span id="id19"></span><span id="execute"></span><dl id="id21">'
                            "<dt>.execute(op)</dt><dd><p>Run it.</p></dd></dl></section>")
     assert '<a id="id20"></a><a id="id19"></a><a id="execute"></a>' in markdown
+
+
+def test_ids_are_found_without_xpath_on_a_page_too_large_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # issue 40: libxml2's XPath fails on a page of ~5 million elements (XPathEvalError)
+    from lxml import etree
+
+    from agentprose_core.convert.rules import anchors
+    from agentprose_core.convert.tree import parse_fragment
+
+    html = ('<p id="a">x<span id="b">y</span></p><pre id="c"><span id="d">code</span>'
+            '<pre id="e"><b id="f">z</b></pre></pre><div><i id="g">w</i></div><!-- c -->')
+    by_xpath = [el.get("id") for el in anchors._with_id(parse_fragment(html))]
+
+    def too_large(root: object) -> object:
+        raise etree.XPathEvalError("unknown error")
+
+    monkeypatch.setattr(anchors, "_WITH_ID", too_large)
+    walked = [el.get("id") for el in anchors._with_id(parse_fragment(html))]
+    assert walked == by_xpath == ["a", "b", "c", "g"]

@@ -50,6 +50,29 @@ def test_a_token_the_engine_moved_is_a_placeholder_leak(
     assert codes == ["placeholder-leak"]
     assert result.diagnostics[0].location == PAGE
     assert "AgPr" not in result.markdown
+    assert "both engines" in result.diagnostics[0].message
+
+
+@pytest.mark.parametrize("converter", ["html-to-markdown", "markdownify"])
+def test_a_token_one_engine_lost_is_spliced_from_the_other(
+    converter: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 40: every placeholder spliced back, or the page falls back
+    real = fragment._engine
+
+    def moving(name: str) -> tuple[fragment.Engine, tuple[fragment.Diagnostic, ...]]:
+        engine, notes = real(name)
+        if name != converter:
+            return engine, notes
+        return (lambda document: engine(document).replace("X0X", "X 0X")), notes
+
+    monkeypatch.setattr(fragment, "_engine", moving)
+    result = convert_fragment('<p>a <span class="math">\\(x\\)</span> b</p>',
+                              page_url=PAGE, site_map={}, settings=Settings(
+                                  converter=converter))
+    assert result.markdown == "a \\(x\\) b\n"
+    (note,) = result.diagnostics
+    assert note.code == "placeholder-leak" and "nothing is missing" in note.message
 
 
 def test_competing_llms_txt_plugins_are_named_with_what_to_do() -> None:

@@ -738,3 +738,23 @@ def test_failure_in_another_plugin_leaves_no_half_written_output(git_site: Path)
         split_view(path.read_text(encoding="utf-8"))
     index = site / "agentprose.json"
     assert not index.exists() or json.loads(index.read_text(encoding="utf-8"))["posts"]
+
+
+def test_the_cache_folder_never_shows_in_git_status(git_site: Path) -> None:
+    # issue 40: .cache/agentprose (megabytes) appeared in `git status` of every project
+    assert mkdocs_build(git_site).returncode == 0
+    assert (git_site / ".cache/agentprose").is_dir()
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"],
+                            cwd=git_site, capture_output=True, text=True, check=True).stdout
+    assert ".cache" not in status, status
+    assert "site/" in status  # the check can see untracked files at all
+
+
+def test_a_misspelled_option_is_named_with_the_right_one(tmp_path: Path) -> None:
+    # issue 40: Sphinx said "did you mean", MkDocs did not
+    root = make_site(tmp_path / "proj", plugins=[{"agentprose": {"sectoin_llms_txt": False}}])
+    done = mkdocs_build(root, quiet=False)
+    assert done.returncode == 1  # the core refuses an option it does not know
+    assert "Traceback" not in done.stderr
+    assert "'sectoin_llms_txt' is no agentprose option: did you mean 'section_llms_txt'?" \
+        in done.stderr, done.stderr

@@ -96,6 +96,7 @@ SYNTAX_IN_TEXT = {
     "a pipe table's caption": '<table id="id1"><caption><span class="caption-text">Frozen '
                               "<em>treats</em></span></caption><thead><tr><th>a</th></tr>"
                               "</thead><tbody><tr><td>b</td></tr></tbody></table>",
+    "a line that reads as a table's delimiter row": "<p>|<br>:-</p><p>a<br>:--:|--</p>",
 }
 
 

@@ -95,3 +95,41 @@ def test_the_recorders_have_sphinx_own_signature() -> None:
     theirs = list(inspect.signature(Sphinx.add_config_value).parameters)
     assert theirs in [list(inspect.signature(recorder.add_config_value).parameters)
                       for recorder in (_Sphinx74, _Sphinx7)]
+
+
+def _docs_hook() -> Any:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "docs" / "hooks" / "options.py"
+    spec = importlib.util.spec_from_file_location("docs_options_hook", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("option", options(), ids=lambda o: o.name)
+def test_every_documented_example_is_taken_by_mkdocs_sphinx_and_the_core(
+    option: Option, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 40: docs/configuration.md showed `section_llms_txt: None`, which aborts MkDocs
+    import yaml
+
+    monkeypatch.chdir(tmp_path)  # where the preprocess example's file is
+    (tmp_path / "agent_hooks.py").write_text("def tidy(element, url):\n    pass\n")
+
+    hook = _docs_hook()
+    value = hook.example(option)
+    page = hook.options_table()
+    mkdocs_line = f"- MkDocs: `{option.name}: "
+    written = page.split(mkdocs_line, 1)[1].split("` under", 1)[0]
+    assert yaml.safe_load(f"{option.name}: {written}") == {option.name: value}  # as shown
+    config = AgentproseConfig()
+    config.load_dict({option.name: value})
+    errors, warnings = config.validate()
+    assert (errors, warnings) == ([], []), (option.name, value)
+    settings_from_mapping({option.name: value})
+    sphinx_line = f"- Sphinx: `agentprose_{option.name} = {value!r}` in `conf.py`"
+    assert sphinx_line in page
+    assert isinstance(value, option.kinds), (option.name, value)

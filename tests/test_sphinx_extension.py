@@ -366,7 +366,21 @@ def _mistake(make_app: App, srcdir: Path, **kwargs: Any) -> str:
     assert not list(Path(app.outdir).rglob("*.md"))
     assert not (Path(app.outdir) / "agentprose.json").exists()
     assert "text/markdown" not in (Path(app.outdir) / "index.html").read_text(encoding="utf-8")
+    assert app.statuscode == 1  # issue 40: the build fails, sphinx-build exits 1
     return str(warnings)
+
+
+def test_a_config_mistake_makes_sphinx_build_exit_non_zero(basic: Path, tmp_path: Path) -> None:
+    # issue 40: `agentprose_section_llms_txt = None` printed an error, wrote nothing, exit 0
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(basic), str(tmp_path / "out"),
+         "-D", "agentprose_converter=pandoc"], capture_output=True, text=True, check=False)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.count("'converter' must be one of") == 1
+    assert "Traceback" not in done.stderr and "report this error" not in done.stderr
 
 
 def test_missing_base_url_is_a_config_error(make_app: App, tmp_path: Path) -> None:
@@ -702,3 +716,37 @@ def test_deleting_one_of_a_sections_two_pages_drops_its_llms_txt(
     page = (out / "guide/tide-pools.html").read_text(encoding="utf-8")
     assert f'<link rel="describedby" href="{BASE}llms.txt">' in page
     assert "guide/llms.txt" not in page
+
+
+def test_our_outputs_never_become_sources(tmp_path: Path) -> None:
+    # issue 40: a MyST project building into a folder inside its sources, not excluded,
+    # read the views back as documents ("document isn't included in any toctree" x5)
+    import subprocess
+    import sys
+
+    from .sites import write_tree
+
+    src = tmp_path / "docs"
+    write_tree(src, {
+        "conf.py": "project = 'Shore'\nextensions = ['myst_parser', 'sphinx_agentprose']\n"
+                   "html_baseurl = 'https://shore.example/'\nagentprose_quiet = ['no-git']\n",
+        "index.md": "# Shore\n\nTide pools.\n\n```{toctree}\npools\n```\n",
+        "pools.md": "# Pools\n\nWater between rocks.\n",
+    })
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-W", str(src), str(src / "site"),
+               "-d", str(src / "site" / ".doctrees")]
+    for _ in range(2):  # the second build finds the first one's views in the sources
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert "toctree" not in done.stderr
+    assert not (src / "site" / "site").exists()
+    index = (src / "site" / "agentprose.json").read_text(encoding="utf-8")
+    assert index.count('"markdown_url"') == 2
+
+
+def test_a_build_ends_with_a_summary_line(make_app: App, basic: Path) -> None:
+    # issue 40: MkDocs says "N agent views, M files written"; Sphinx said nothing
+    app = make_app("html", srcdir=basic)
+    app.build()
+    status = app._status.getvalue()
+    assert "agentprose: 5 agent views, " in status and " files written" in status, status

@@ -126,8 +126,28 @@ def _inline_text(token: Any) -> str:
 
 def _html_block(content: str) -> str:
     if content.lstrip().startswith("<table"):
-        return f"table:{content.count('<tr')}"
+        return f"table:{_own_rows(content)}"
     return "html"
+
+
+_TABLE_TAGS = re.compile(r"<(/?)(table|tr)\b", re.IGNORECASE)
+
+
+def _own_rows(markup: str) -> int:
+    """The rows of the table ``markup`` opens, not those of tables in its cells."""
+    depth = rows = 0
+    for closing, tag in _TABLE_TAGS.findall(markup):
+        if tag.lower() == "table":
+            depth += -1 if closing else 1
+        elif not closing and depth == 1:
+            rows += 1
+    return rows
+
+
+def _rows_of(table: Any) -> int:
+    """The rows of ``table`` itself (an element), not those of tables in its cells."""
+    return sum(1 for row in table.iter("tr")
+               if next(row.iterancestors("table"), None) is table)
 
 
 def _block_mark(text: str) -> str | None:
@@ -181,7 +201,7 @@ class _Walk:
         elif tag == "hr":
             self.marks.append("hr")
         elif tag == "table":
-            self.marks.append(f"table:{sum(1 for _ in element.iter('tr'))}")
+            self.marks.append(f"table:{_rows_of(element)}")
         elif tag in ("ul", "ol") and not _has_content(element):
             return  # a list of empty items renders as nothing in both
         elif tag in _CONTAINERS:

@@ -15,7 +15,7 @@ from typing import Any
 from lxml import etree
 
 from agentprose_core.convert.normalize import normalize
-from agentprose_core.convert.placeholders import leftover, splice
+from agentprose_core.convert.placeholders import Placeholders, leftover, splice
 from agentprose_core.convert.rules.codeblocks import SourceFence
 from agentprose_core.convert.slugs import anchor_ids
 from agentprose_core.convert.tree import BLOCK_TAGS, Element, parse_fragment, to_html
@@ -338,13 +338,10 @@ def _converted(
         splice(_finish(converted, placeholders.separator), placeholders), placeholders
     )
     if stray:  # the invariant every output rests on: no internal token reaches a reader
-        notes = (*notes, Diagnostic(
-            "placeholder-leak",
-            f"{stray} internal placeholder(s) of the converter were left in this page's "
-            "Markdown and removed; some of its text may be missing from the view. Please "
-            "report the page to agentprose.",
-            location=page_url,
-        ))
+        markdown, fallback = _without_stray(document, normalized.placeholders,
+                                            markdown=markdown, stray=stray,
+                                            page_url=page_url, converter=settings.converter)
+        notes = (*notes, *fallback)
     return Conversion(
         markdown=markdown,
         headings=normalized.headings,
@@ -353,6 +350,29 @@ def _converted(
                           for note in (*notes, *normalized.diagnostics)),
         unanchored=_unanchored(normalized.ids, normalized.headings, markdown),
     )
+
+
+def _without_stray(document: str, placeholders: Placeholders, *, markdown: str, stray: int,
+                   page_url: str, converter: str) -> tuple[str, tuple[Diagnostic, ...]]:
+    """The Markdown of a page whose engine lost some of the converter's placeholders
+    (its markup split or dropped them): the other engine's, where it splices every one
+    back; else ``markdown``, without them. Either way a warning names the page."""
+    used, _ = available_engine(converter)
+    other = "markdownify" if used == "html-to-markdown" else "html-to-markdown"
+    again, again_notes = _run_engine(document, other, page_url)
+    retried, still = leftover(splice(_finish(again, placeholders.separator), placeholders),
+                              placeholders)
+    if not still:
+        return retried, (*again_notes, Diagnostic(
+            "placeholder-leak",
+            f"the {used} engine lost {stray} internal placeholder(s) of the converter on "
+            f"this page, so it was converted with {other} instead (nothing is missing). "
+            "Please report the page to agentprose.", location=page_url))
+    return markdown, (Diagnostic(
+        "placeholder-leak",
+        f"{stray} internal placeholder(s) of the converter were left in this page's "
+        "Markdown by both engines and removed; some of its text may be missing from the "
+        "view. Please report the page to agentprose.", location=page_url),)
 
 
 def _unanchored(ids: frozenset[str], headings: tuple[Heading, ...],

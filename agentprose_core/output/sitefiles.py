@@ -104,7 +104,10 @@ def finish_site(state: object, job: SiteJob) -> list[Diagnostic]:
     _drop_stale_site_files(job, published.files)
     if job.cache is not None and job.prune_cache:
         job.cache.prune()
-    return notes + published.diagnostics + _decorate_written_pages(job, records)
+    summary = Diagnostic(
+        "summary", f"agentprose: {len(published.pages)} agent views, "
+        f"{len(published.pages) + len(published.files)} files written", severity="info")
+    return [*notes, *published.diagnostics, *_decorate_written_pages(job, records), summary]
 
 
 def _write_listings(job: SiteJob) -> list[Diagnostic]:

@@ -8,6 +8,7 @@ entry, written atomically, so parallel writer processes can share the folder.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -59,12 +60,26 @@ def _settings_text(settings: Settings) -> str:
     return repr(settings)  # the same few settings for every page of a build
 
 
+_GITIGNORE = "# Created by agentprose: a cache, never committed.\n*\n"
+
+
+def _ignored_by_git(directory: Path) -> None:
+    """A ``.gitignore`` in the cache folder that ignores all of it, itself included (as
+    pytest's and mypy's caches do): the folder never shows in ``git status``."""
+    ignore = directory / ".gitignore"
+    if ignore.exists():
+        return
+    with contextlib.suppress(OSError, OutputError):  # a cache that can't be written: slower
+        write_atomic(ignore, _GITIGNORE)
+
+
 class ConversionCache:
     """Conversions stored under ``directory`` by :func:`cache_key`."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.started = time.time()
+        _ignored_by_git(directory)
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"

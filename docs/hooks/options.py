@@ -42,16 +42,26 @@ def _default(value: Any) -> str:
     return f"`{_yaml(value)}`"
 
 
+def example(option: Option) -> Any:
+    """The value the docs show for ``option``: the table's above, else, for a switch,
+    the other position. Every option has one (a test builds them all)."""
+    if option.name in _EXAMPLES:
+        return _EXAMPLES[option.name]
+    if isinstance(option.default, bool):
+        return not option.default
+    raise KeyError(f"docs/hooks/options.py: give the option {option.name!r} an example")
+
+
 def _section(option: Option) -> str:
-    example = _EXAMPLES.get(option.name)
+    value = example(option)
     return "\n".join([
         f"### `{option.name}`",
         "",
         option.help,
         "",
         f"- type: {_type(option)}; default: {_default(option.default)}",
-        f"- MkDocs: `{option.name}: {_yaml(example)}` under `plugins: - agentprose:`",
-        f"- Sphinx: `agentprose_{option.name} = {example!r}` in `conf.py`",
+        f"- MkDocs: `{option.name}: {_yaml(value)}` under `plugins: - agentprose:`",
+        f"- Sphinx: `agentprose_{option.name} = {value!r}` in `conf.py`",
         "",
     ])
 

@@ -168,6 +168,23 @@ def _heading_after(element: Element) -> Element | None:
 _WITH_ID = etree.XPath(".//*[@id][not(ancestor::pre)]")
 
 
+def _with_id(root: Element) -> list[Element]:
+    """The elements below ``root`` with an id, outside code: by XPath, or, past what
+    libxml2's XPath can hold (a page of millions of elements), by walking the tree."""
+    try:
+        return list(_WITH_ID(root))  # type: ignore[arg-type]  # elements: the path says so
+    except etree.XPathEvalError:
+        found: list[Element] = []
+        walker = root.iterdescendants()
+        for element in walker:
+            if isinstance(element.tag, str) and element.get("id") is not None:
+                found.append(element)
+            if element.tag == "pre":
+                for _ in element.iterdescendants():  # skip the code
+                    next(walker, None)
+        return found
+
+
 def place_anchors(root: Element, placeholders: Placeholders) -> frozenset[str]:
     """An empty ``<a id>`` (as a placeholder) where each link target starts. Returns
     every id of the content (outside code), targets or not."""
@@ -183,7 +200,7 @@ def place_anchors(root: Element, placeholders: Placeholders) -> frozenset[str]:
         if ident and (slugs[heading] != ident or in_table_cell(heading)):
             heading.text = anchor(placeholders, ident) + (heading.text or "").lstrip()
     placed: set[str] = set()
-    found = _WITH_ID(root)
+    found = _with_id(root)
     every: set[str] = set()
     for element in found if isinstance(found, list) else ():
         if not isinstance(element, etree._Element) or not isinstance(element.tag, str):

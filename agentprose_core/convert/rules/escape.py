@@ -39,6 +39,9 @@ _ANYWHERE = re.compile(
 )
 _LIST_NUMBER = re.compile(r"\d{1,9}(?=[.)](?:\s|$))")
 _LINE_START_MARKS = frozenset("#>+*-=_[|")
+# A line a GFM reader takes for a table's delimiter row under the line before (":-",
+# ":--:|--"): the marks above escape one that starts with "-" or "|", this one ":".
+_DELIMITER_ROW = re.compile(r":?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 _RISKY = re.compile(r"[`~<&\]\\_*]")
 # Inside a link's text (or an image's alt), brackets end it early.
 _BRACKETS = re.compile(r"[\[\]]")
@@ -72,7 +75,7 @@ class _Escaper:
         if number:
             end = number.end()
             return lead + body[:end] + self.token("\\" + body[end]) + self.anywhere(body[end + 1:])
-        if body[0] in _LINE_START_MARKS:
+        if body[0] in _LINE_START_MARKS or (body[0] == ":" and _DELIMITER_ROW.match(body)):
             return lead + self.token("\\" + body[0]) + self.anywhere(body[1:])
         return lead + self.anywhere(body)
 
@@ -120,7 +123,7 @@ def _tags_around(element: Element, *, itself: bool) -> set[object]:
 
 # Worth a closer look: a character escaped anywhere, a newline, or a first character
 # that may start a line. Most text has none, and is left at one regex search.
-_CANDIDATE = re.compile(r"[`~<&\]\\_*\[]|\n\s*\S|^\s*[#>+*=|\d-]")
+_CANDIDATE = re.compile(r"[`~<&\]\\_*\[]|\n\s*\S|^\s*[#>+*=|\d:-]")
 
 
 def _escaped(text: str, *, around: set[object], starts: bool, escaper: _Escaper) -> str:

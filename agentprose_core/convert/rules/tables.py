@@ -110,7 +110,9 @@ def _join_paragraphs(cell: Element, placeholders: Placeholders) -> None:
 
 
 def _is_pipe_table(table: Element, placeholders: Placeholders) -> bool:
-    if table.xpath(".//table"):
+    # A table inside it, or one already kept as HTML (inner tables go first): a pipe
+    # cell cannot hold either.
+    if table.xpath(f".//table | .//*[@{_KEPT_TABLE}]"):
         return False
     cells = _cells(table)
     if any(span(cell.get("colspan")) > 1 or span(cell.get("rowspan")) > 1 for cell in cells):
@@ -179,6 +181,7 @@ def _clean_html(table: Element) -> str:
 
 
 _PRE = re.compile(r"<pre>.*?</pre>", re.DOTALL)
+_KEPT_TABLE = "data-agentprose-table"  # marks a table kept as HTML, for the one around it
 _LANGUAGE = "data-agentprose-language"
 
 
@@ -203,7 +206,9 @@ def rewrite_tables(root: Element, placeholders: Placeholders) -> int:
             _caption_before(table)
             continue
         token = placeholders.block(_clean_html(table))
-        replace(table, new_element("p", token))
+        kept_table = new_element("p", token)
+        kept_table.set(_KEPT_TABLE, "")
+        replace(table, kept_table)
         kept += 1
     return kept
 
