@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -37,7 +38,22 @@ def show_outputs(site: Path) -> None:
             print(f"  {path.relative_to(site)}  ({path.stat().st_size:,} bytes)")
 
 
+def port_taken(port: str) -> bool:
+    """True when something listens on the port already (asked before building: the
+    views' canonical URLs name it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", int(port)))
+        except OSError:
+            return True
+    return False
+
+
 def main() -> int:
+    if SERVE and port_taken(PORT):
+        print(f"make demo: port {PORT} is in use. Run `DEMO_PORT=8001 make demo` (any free "
+              "port), or `DEMO_SERVE=0 make demo` to build without serving.", file=sys.stderr)
+        return 1
     shutil.rmtree(OUT, ignore_errors=True)
     docs_site = OUT / "docs-site"
     run("mkdocs", "build", "-q", "-f", "mkdocs.yml", "-d", str(docs_site))

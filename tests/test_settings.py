@@ -133,3 +133,26 @@ def test_every_documented_example_is_taken_by_mkdocs_sphinx_and_the_core(
     sphinx_line = f"- Sphinx: `agentprose_{option.name} = {value!r}` in `conf.py`"
     assert sphinx_line in page
     assert isinstance(value, option.kinds), (option.name, value)
+
+
+def test_the_generated_docs_in_the_repository_are_current() -> None:
+    # issue 40: configuration.md and diagnostics.md showed only a placeholder on GitHub
+    from pathlib import Path
+
+    docs = Path(__file__).parent.parent / "docs"
+    hook = _docs_hook()
+    options_page = (docs / "configuration.md").read_text(encoding="utf-8")
+    assert hook.refreshed(options_page, hook.BLOCK, hook.options_table()) == options_page, \
+        "run: python docs/hooks/options.py"
+    assert "### `section_llms_txt`" in options_page
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_diagnostics_hook",
+                                                  docs / "hooks" / "diagnostics.py")
+    assert spec is not None and spec.loader is not None
+    diagnostics = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(diagnostics)
+    page = (docs / "diagnostics.md").read_text(encoding="utf-8")
+    assert diagnostics.refreshed(page, diagnostics.BLOCK, diagnostics.diagnostics_table()) == \
+        page, "run: python docs/hooks/diagnostics.py"
+    assert "| `placeholder-leak` |" in page

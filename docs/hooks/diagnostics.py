@@ -3,11 +3,17 @@ so that every code a build can report is listed, with how to silence it."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 from agentprose_core.diagnostics import CODES, Code
 
-MARKER = "<!-- agentprose-diagnostics -->"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # MkDocs 1.5 does not
+from generated import refreshed, write  # the sibling module
+
+BLOCK = "agentprose-diagnostics"
+PAGE = "diagnostics.md"
 
 
 def _cell(text: str) -> str:
@@ -32,4 +38,9 @@ def diagnostics_table() -> str:
 
 
 def on_page_markdown(markdown: str, **_: Any) -> str:
-    return markdown.replace(MARKER, diagnostics_table())
+    return refreshed(markdown, BLOCK, diagnostics_table())
+
+
+if __name__ == "__main__":
+    changed = write(PAGE, BLOCK, diagnostics_table())
+    sys.stdout.write(f"docs/{PAGE}: {'written again' if changed else 'current'}\n")

@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Any
 
 from agentprose_core.settings import Option, options
 
-MARKER = "<!-- agentprose-options -->"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # MkDocs 1.5 does not
+from generated import refreshed, write  # the sibling module
+
+BLOCK = "agentprose-options"
+PAGE = "configuration.md"
 _EXAMPLES: dict[str, Any] = {
     "enabled": False, "converter": "markdownify", "view_layout": "directory",
     "content_selector": "main .content", "exclude": ["drafts/*"], "cache": False, "workers": False,
@@ -73,7 +79,7 @@ def options_table() -> str:
 
 
 def on_page_markdown(markdown: str, **_: Any) -> str:
-    return markdown.replace(MARKER, options_table())
+    return refreshed(markdown, BLOCK, options_table())
 
 
 def on_post_build(config: Any, **_: Any) -> None:
@@ -85,3 +91,8 @@ def on_post_build(config: Any, **_: Any) -> None:
     target = Path(config["site_dir"]) / "schema" / SCHEMA_NAME
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(schema_path().read_bytes())
+
+
+if __name__ == "__main__":
+    changed = write(PAGE, BLOCK, options_table())
+    sys.stdout.write(f"docs/{PAGE}: {'written again' if changed else 'current'}\n")
