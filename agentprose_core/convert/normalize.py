@@ -7,6 +7,7 @@ byte-exact through placeholders, links absolute and pointed at agent views.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -310,21 +311,42 @@ def _merge_adjacent_emphasis(root: Element) -> None:
     for element in list(root.iter(*_EMPHASIS)):
         if element.getparent() is None:
             continue  # merged into the one before it
+        run = [element]
         following = element.getnext()
         while following is not None and following.tag == element.tag \
-                and not (element.tail or "").strip() \
-                and following.items() == element.items():
-            text = (element.tail or "") + (following.text or "")
-            if len(element):
-                element[-1].tail = (element[-1].tail or "") + text
-            else:
-                element.text = (element.text or "") + text
-            element.extend(list(following))
-            element.tail = following.tail
-            parent = following.getparent()
-            if parent is not None:
-                parent.remove(following)
-            following = element.getnext()
+                and not (run[-1].tail or "").strip() and following.items() == element.items():
+            run.append(following)
+            following = following.getnext()
+        if len(run) > 1:
+            _merge_run(run)
+
+
+def _merge_run(run: list[Element]) -> None:
+    """The elements of ``run`` (siblings) as its first one. Each text is joined once: a
+    page of thousands of them in a row must not copy a growing string each time."""
+    head, parent = run[0], run[0].getparent()
+    last = head[-1] if len(head) else None
+    pending = [(last.tail if last is not None else head.text) or ""]
+    for previous, member in itertools.pairwise(run):
+        pending += [previous.tail or "", member.text or ""]
+        children = list(member)
+        if children:
+            _set_text_after(head, last, "".join(pending))
+            head.extend(children)
+            last = children[-1]
+            pending = [last.tail or ""]
+        if parent is not None:
+            parent.remove(member)
+    _set_text_after(head, last, "".join(pending))
+    head.tail = run[-1].tail
+
+
+def _set_text_after(element: Element, last: Element | None, text: str) -> None:
+    """``text`` after ``element``'s last child ``last``, or as its text without one."""
+    if last is None:
+        element.text = text
+    else:
+        last.tail = text
 
 
 def _unwrap_inline(inline: Element, block: Element) -> None:

@@ -210,11 +210,12 @@ def drop_tag(element: Element) -> None:
         parent.remove(element)
         return
     put_before(element, element.text or "")
-    index = parent.index(element)
     children = list(element)
     last = children[-1]
     last.tail = (last.tail or "") + (element.tail or "")
-    parent[index : index + 1] = children
+    for child in children:  # moved one by one: no search for its place (parent.index)
+        element.addprevious(child)
+    parent.remove(element)
 
 
 def replace(old: Element, new: Element) -> None:

@@ -240,12 +240,12 @@ def rewrite_footnotes(index: ElementIndex, placeholders: Placeholders) -> None:
         *index.attributes("role", "doc-noteref"),
     ]
     for ref in dict.fromkeys(refs):
-        marker = placeholders.inline(f"[^{_footnote_label(text_of(ref))}]")
+        # A <span> in its place rather than its text joined to the text before it: a
+        # paragraph of thousands of markers would copy a growing string for each one.
+        marker = new_element("span", placeholders.inline(f"[^{_footnote_label(text_of(ref))}]"))
         holder = ref.getparent()
-        if holder is not None and holder.tag == "sup" and len(holder) == 1:
-            unwrap(holder, marker)
-        else:
-            unwrap(ref, marker)
+        replace(holder if holder is not None and holder.tag == "sup" and len(holder) == 1
+                else ref, marker)
     for container in index.classes("footnote", tags=("div",)):  # Python-Markdown
         # Python-Markdown numbers its notes by position, as the markers show them.
         notes = [(str(n), item) for n, item in enumerate(select(container, "ol > li"), 1)]
