@@ -262,3 +262,19 @@ def test_ids_are_found_without_xpath_on_a_page_too_large_for_it(
     monkeypatch.setattr(anchors, "_WITH_ID", too_large)
     walked = [el.get("id") for el in anchors._with_id(parse_fragment(html))]
     assert walked == by_xpath == ["a", "b", "c", "g"]
+
+
+def test_a_footnote_marker_is_no_target_and_no_lost_fragment() -> None:
+    # issue 39 (peps): pep-0681 links pep-0557's marker "#id7"; the view writes [^7]
+    markdown, _ = _convert('<p>See<a class="footnote-reference brackets" href="#id21" '
+                           'id="id7">[7]</a>.</p><aside class="footnote-list brackets">'
+                           '<aside class="footnote brackets" id="id21" role="doc-footnote">'
+                           '<span class="label">7</span><p>Docs.</p></aside></aside>')
+    assert markdown == "See[^7].\n\n[^7]: Docs.\n"
+    from agentprose_core.convert.fragment import convert_fragment
+    from agentprose_core.settings import Settings
+
+    conversion = convert_fragment('<p>See<a class="footnote-reference" href="#id21" id="id7">'
+                                  "[7]</a>.</p>", page_url="https://x.example/p/",
+                                  site_map={}, settings=Settings())
+    assert "id7" not in conversion.unanchored

@@ -185,9 +185,19 @@ def _with_id(root: Element) -> list[Element]:
         return found
 
 
+_MARKER_CLASSES = frozenset({"footnote-reference", "footnote-ref"})
+
+
+def _is_footnote_marker(element: Element, ident: str) -> bool:
+    """A footnote's marker in the text (docutils', Python-Markdown's): the view writes
+    it ``[^n]``, which Markdown gives no id, and no site links to it on purpose."""
+    return (ident.startswith("fnref:") or element.get("role") == "doc-noteref"
+            or not _MARKER_CLASSES.isdisjoint(classes(element)))
+
+
 def place_anchors(root: Element, placeholders: Placeholders) -> frozenset[str]:
     """An empty ``<a id>`` (as a placeholder) where each link target starts. Returns
-    every id of the content (outside code), targets or not."""
+    every id of the content (outside code), targets or not, footnote markers aside."""
     # An id that a heading has needs no anchor of its own unless its slug differs; nor
     # does a label that its own heading's slug answers to. A label that only equals
     # another heading's slug does: a renderer would lead it to that other heading.
@@ -206,6 +216,8 @@ def place_anchors(root: Element, placeholders: Placeholders) -> frozenset[str]:
         if not isinstance(element, etree._Element) or not isinstance(element.tag, str):
             continue
         ident = str(element.get("id"))
+        if _is_footnote_marker(element, ident):
+            continue  # a [^n] in the view, no target: see docs/formats.md
         every.add(ident)
         if not _is_target(element, ident, heading_ids):
             continue
