@@ -32,11 +32,13 @@ Everything but the socket is in :func:`respond`, which maps a :class:`Request` t
 - A file is hashed for its ``ETag`` once while its inode, size and times stay the same;
   a body larger than 64 KiB is sent from the file (``sendfile``), so memory does not
   grow with the files served.
-- Connections are served by a fixed pool of worker threads. A client silent for
-  ``timeout`` seconds in a request is disconnected; between two requests a connection
-  stays open up to 15 seconds (``Keep-Alive: timeout=15`` tells clients, so they drop it
-  first), and gives its worker up as soon as other connections wait for one, as does
-  every response while they wait: idle clients cannot hold every worker.
+- Connections are served by a fixed pool of worker threads, which only ever get a
+  request whose head is complete: one thread watches the connections still sending
+  theirs (:mod:`.heads`), so slow or silent clients hold no worker. A head must come
+  whole within 5 seconds (or ``timeout``, when shorter); between two requests a
+  connection stays open up to 15 seconds (``Keep-Alive: timeout=15`` tells clients, so
+  they drop it first), waiting in that thread too. A response is sent within
+  ``timeout`` seconds of silence from the client.
 """
 
 from __future__ import annotations
@@ -44,10 +46,10 @@ from __future__ import annotations
 import email.utils
 import functools
 import hashlib
+import io
 import mimetypes
 import os
 import re
-import selectors
 import socket
 import sys
 import threading
@@ -68,6 +70,7 @@ from agentprose_core import __version__
 from agentprose_core.agents import VARY_AGENTS, is_agent, link_header, not_found_markdown
 from agentprose_core.errors import InputError
 from agentprose_core.model import INDEX_NAME, LLMS_NAME
+from agentprose_core.serve.heads import HeadGate
 from agentprose_core.serve.negotiate import choose
 from agentprose_core.serve.paths import (
     SAFE,
@@ -115,12 +118,11 @@ _ETAG_ENTRIES = 4096  # about 1 MB at most; a site larger than that rehashes col
 WORKERS = 32  # connections served at once; more wait in the queue
 TIMEOUT = 30.0  # seconds a client may stay silent before it is disconnected
 # Seconds a kept-alive connection may wait for its next request. Clients are told
-# (``Keep-Alive: timeout=15``) and close idle connections before that; a waiting
-# connection gives its worker up at once when others wait for one (``_POLL``).
+# (``Keep-Alive: timeout=15``) and close idle connections before that.
 _KEEP_ALIVE = 15.0
-_POLL = 0.25
-# Accepted connections served or waiting for a worker; beyond, new ones are closed at once
-# rather than queued without bound (each holds a file descriptor).
+_HEAD_SECONDS = 5.0  # for a request's head to come whole, from its connection or first byte
+# Open connections (waiting for their head, for a worker, or served); beyond, new ones are
+# closed at once rather than held without bound (each holds a file descriptor).
 _MAX_CONNECTIONS = 512
 
 
@@ -266,13 +268,13 @@ def not_modified(request: Request, etag: str, mtime: float) -> bool:
         return etag_matches(request.if_none_match, etag)
     if request.if_modified_since is None:
         return False
-    try:
+    try:  # a date no calendar holds (year 99999999999) is no date: answered in full
         since = email.utils.parsedate_to_datetime(request.if_modified_since)
-    except (TypeError, ValueError, IndexError):
+        if since.tzinfo is None:  # "-0000": the RFC's dates are all UTC
+            since = since.replace(tzinfo=UTC)
+        return int(mtime) <= since.timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError):
         return False
-    if since.tzinfo is None:  # "-0000": the RFC's dates are all UTC
-        since = since.replace(tzinfo=UTC)
-    return int(mtime) <= since.timestamp()
 
 
 def _servable(site: Site, path: Path) -> bool:
@@ -501,9 +503,11 @@ class PreviewServer(HTTPServer):
         # Set before binding: HTTPServer.__init__ calls server_close() when binding fails.
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="agentprose-serve")
         self._lock = threading.Lock()
-        self._accepted = 0  # connections served or waiting for a worker
+        self._accepted = 0  # open connections: waiting for a head or a worker, or served
         self._open: set[socket.socket] = set()  # connections being served
+        self._heads: dict[socket.socket, bytes] = {}  # the head each one's handler reads
         self._closing = False
+        self._gate = HeadGate(self._head_came, dropped=self._dropped, most=_MAX_CONNECTIONS)
         super().__init__(address, _Handler)
 
     @property
@@ -515,37 +519,72 @@ class PreviewServer(HTTPServer):
 
     @property
     def crowded(self) -> bool:
-        """True while accepted connections wait for a worker."""
-        return self._accepted > self.workers
+        """True while connections with a complete head wait for a worker."""
+        return self._accepted - self._gate.waiting > self.workers
+
+    def _head_seconds(self) -> float:
+        return min(_HEAD_SECONDS, self.idle_timeout)
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        """Queue the connection for a worker, or close it when the server is full."""
-        future = None
-        with self._lock:  # held while submitting, so that server_close() cannot race it
-            if not self._closing and self._accepted < _MAX_CONNECTIONS:
+        """Hand the connection to the gate until its head is complete, or close it when
+        the server is full."""
+        with self._lock:
+            admitted = not self._closing and self._accepted < _MAX_CONNECTIONS
+            if admitted:
                 self._accepted += 1
-                future = self._pool.submit(self._serve_connection, request, client_address)
-        if future is None:
+        if not admitted:
             self.shutdown_request(request)
             return
-        # Outside the lock: a future already done runs its callback here and now.
-        future.add_done_callback(functools.partial(self._connection_done, request))
+        self._gate.add(request, client_address, head_seconds=self._head_seconds())
 
-    def _serve_connection(self, request: socket.socket, client_address: Any) -> None:
+    def _head_came(self, connection: socket.socket, address: Any, head: bytes,
+                   rest: bytes) -> None:
+        """The gate's: a complete head, for a worker."""
+        connection.settimeout(self.idle_timeout)
+        with self._lock:  # held while submitting, so that server_close() cannot race it
+            if self._closing:
+                raise ConnectionAbortedError
+            self._heads[connection] = head
+            future = self._pool.submit(self._serve_connection, connection, address)
+        # Outside the lock: a future already done runs its callback here and now.
+        future.add_done_callback(functools.partial(self._connection_done, connection, address,
+                                                   rest))
+
+    def _dropped(self) -> None:
+        with self._lock:
+            self._accepted -= 1
+
+    def take_head(self, connection: socket.socket) -> bytes:
+        """The head the gate read for ``connection`` (once)."""
+        with self._lock:
+            return self._heads.pop(connection, b"")
+
+    def _serve_connection(self, request: socket.socket, client_address: Any) -> bool:
+        """Answer one request; True when the connection stays open for the next."""
         with self._lock:
             if self._closing:
-                return
+                return False
             self._open.add(request)
         try:
-            self.finish_request(request, client_address)
+            handler = _Handler(request, client_address, self)
+            return not handler.close_connection
         except Exception:
             self.handle_error(request, client_address)
+            return False
         finally:
             with self._lock:
                 self._open.discard(request)
+                self._heads.pop(request, None)
 
-    def _connection_done(self, request: socket.socket, _future: Future[None]) -> None:
-        """After a connection is served, or dropped from the queue when the server closes."""
+    def _connection_done(self, request: socket.socket, address: Any, rest: bytes,
+                         future: Future[bool]) -> None:
+        """After a request is answered, or dropped when the server closes: the
+        connection waits for its next head in the gate, or is closed."""
+        kept = not future.cancelled() and future.exception() is None and future.result()
+        if kept and not self._closing:
+            self._gate.add(request, address, head_seconds=self._head_seconds(),
+                           idle_seconds=min(_KEEP_ALIVE, self.idle_timeout), buffered=rest)
+            return
         with self._lock:  # first: a client that sees the connection end may connect again
             self._accepted -= 1
         self.shutdown_request(request)
@@ -561,6 +600,7 @@ class PreviewServer(HTTPServer):
         with self._lock:
             self._closing = True
             serving = list(self._open)
+        self._gate.close()
         for connection in serving:  # a worker blocked reading it wakes up at once
             with suppress(OSError):
                 connection.shutdown(socket.SHUT_RDWR)
@@ -579,39 +619,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
-        self.connection.settimeout(self.server.idle_timeout)
+        # The head the gate read: the request is parsed from it, never from the socket.
+        self.rfile.close()
+        self.rfile = io.BytesIO(self.server.take_head(self.connection))
 
     def handle(self) -> None:
-        """BaseHTTPRequestHandler's loop, but a kept-alive connection waits for its next
-        request without blocking its worker for others: it closes when connections wait
-        for a worker, or after the keep-alive time."""
+        """One request: the server hands the connection back to the gate for the next."""
         self.close_connection = True
         self.handle_one_request()
-        while not self.close_connection and self._next_request_comes():
-            self.handle_one_request()
-
-    def _next_request_comes(self) -> bool:
-        if self._buffered():
-            return True
-        deadline = time.monotonic() + self._keep_alive()
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.connection, selectors.EVENT_READ)
-            while (left := deadline - time.monotonic()) > 0:
-                if selector.select(min(left, _POLL)):
-                    return True
-                if self.server.crowded:
-                    return False
-        return False
-
-    def _buffered(self) -> bool:
-        """True when the next request is already read into the buffer (pipelined)."""
-        self.connection.setblocking(False)
-        try:
-            return bool(self.rfile.peek(1))  # type: ignore[attr-defined]
-        except OSError:
-            return False
-        finally:
-            self.connection.settimeout(self.server.idle_timeout)
 
     def _keep_alive(self) -> float:
         return min(self.server.idle_timeout, _KEEP_ALIVE)
@@ -624,6 +639,9 @@ class _Handler(BaseHTTPRequestHandler):
         return ", ".join(values) if values else None
 
     def _answer(self) -> None:
+        if self.headers.get("Content-Length", "0").strip() != "0" or \
+                self.headers.get("Transfer-Encoding"):
+            self.close_connection = True  # a body is never read: no next request after it
         since = self.headers.get_all("If-Modified-Since") or []
         request = Request(
             method=self.command,
