@@ -450,3 +450,20 @@ def _inline_of(text: str) -> str:
     from agentprose_core.render.llmstxt import _inline
 
     return _inline(text)
+
+
+@pytest.mark.parametrize(("markdown", "expected"), [
+    ("Release v2.34.2.\n\nRequests is an elegant HTTP library.",
+     "Requests is an elegant HTTP library."),
+    ("Release v2.34.2.\n\n## Install\n\n- pip", "Release v2.34.2."),  # nothing says more
+    ("Release UNRELEASED ([What’s new?](https://x.example/))\n\n*attrs* brings back the joy.",
+     "attrs brings back the joy."),
+    ("PyPI package name: pytest\n\nThe pytest framework makes tests easy.",
+     "The pytest framework makes tests easy."),
+    ("Version 3.0 is out with many new features for everybody who uses it daily.",
+     "Version 3.0 is out with many new features for everybody who uses it daily."),
+    ("Note: keep the lid on.\n\nOther.", "Note: keep the lid on."),
+])
+def test_a_release_banner_is_no_summary(markdown: str, expected: str) -> None:
+    # issue 39 (attrs, requests, pytest): the home page's banner became the site description
+    assert summarize(markdown) == expected

@@ -17,13 +17,16 @@ def summarize(markdown: str, max_chars: int = 200) -> str:
 
     Headings, code, tables, lists, blockquotes (admonitions among them), HTML, math
     blocks and image-only paragraphs are passed over, as is a paragraph that ends with
-    a colon: it introduces what follows rather than saying what the page is about.
+    a colon (it introduces what follows rather than saying what the page is about); a
+    short release banner or "label: value" line is the summary only when no later
+    paragraph gives one.
     Links keep their text, images and emphasis marks go. A sentence longer than
     ``max_chars`` is cut at a word and ends with "…". Returns "" when there is no prose.
     """
     if max_chars < 1:
         raise ValueError(f"max_chars must be at least 1, not {max_chars}.")
     in_labelled = False  # after a tab's or a term's bold label, until the next heading
+    banner = ""
     for paragraph, before in _prose_paragraphs(markdown):
         if paragraph is None:  # a heading
             in_labelled = False
@@ -35,9 +38,27 @@ def summarize(markdown: str, max_chars: int = 200) -> str:
             continue
         text = plain_text(paragraph)
         sentence = _first_sentence(text) if text and not text.endswith(":") else ""
-        if _is_sentence(_MATH.sub("", sentence)):
+        if not _is_sentence(_MATH.sub("", sentence)):
+            continue
+        if not _is_banner(text):
             return _clip(sentence, max_chars)
-    return ""
+        banner = banner or sentence  # the summary only if nothing else says more
+    return _clip(banner, max_chars) if banner else ""
+
+
+_RELEASE = re.compile(r"(?:release|version|latest release|new in)\b", re.IGNORECASE)
+_BANNER_WORDS = 6
+
+
+def _is_banner(text: str) -> bool:
+    """A short line that states a release or a fact, not what the page is about: a
+    release banner ("Release v2.34.2.", "Version 3.0 is out") or a "label: value" line
+    ("PyPI package name: pytest"), as home pages start with."""
+    if len(_WORDS.findall(text)) > _BANNER_WORDS:
+        return False
+    label, colon, value = _URL.sub("", text).partition(":")
+    return bool(_RELEASE.match(text)) or bool(colon and label.strip() and 0 < len(
+        value.split()) <= 2)
 
 
 _WORDS = re.compile(r"[^\W\d_]+")
