@@ -677,3 +677,51 @@ def test_a_minified_page_keeps_its_links_for_the_checker(site: Path) -> None:
     assert "href=https://" in (site / TIDE_HTML).read_text(encoding="utf-8")
     report = check_site_dir(site, base_url=BASE)
     assert report.problems == [], report.to_text()
+
+
+def test_a_dripping_server_is_cut_off_at_the_whole_request_deadline() -> None:
+    # issue 40: the 10 s timeout was per read: one byte a second held a call forever
+    import socket
+    import threading
+
+    from agentprose_core.check.client import HttpRequest, urllib_fetch
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def drip() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(4096)
+            for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" + b"x" * 1000:
+                if stop.wait(0.05):
+                    return
+                try:
+                    connection.sendall(bytes([byte]))
+                except OSError:
+                    return
+
+    thread = threading.Thread(target=drip, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/agentprose.json"
+    try:  # each byte comes within the 1 s, all of them in 52 s: only a deadline cuts it
+        with pytest.raises(TimeoutError, match="no whole answer within 1 s"):
+            urllib_fetch(HttpRequest("GET", url, {}, 1.0))
+    finally:
+        stop.set()
+        listener.close()
+        thread.join(timeout=5)
+
+
+def test_a_file_larger_than_the_cap_is_reported_not_read(
+        site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 40: `check DIR` read whole local files (a 2.8 GB page took minutes)
+    from agentprose_core.check import checker
+
+    huge = site / "llms-full.txt"
+    cap = huge.stat().st_size - 1
+    monkeypatch.setattr(checker, "MAX_BODY", cap)
+    report = check_site_dir(site)
+    assert not report.ok
+    assert any(f"larger than {cap:,} bytes" in problem.message
+               for problem in report.problems), report.to_text()

@@ -418,3 +418,57 @@ def test_without_the_sdk_the_message_says_what_to_install(
     monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
     with pytest.raises(InputError, match=re.escape("pip install 'agentprose[mcp]'")):
         make_mcp_server(FolderSource(tmp_path))
+
+
+def test_a_huge_body_less_index_and_a_huge_query_end_in_bounded_answers(
+        tmp_path: Path, serve_folder: Any) -> None:
+    # issue 40: related_pages on a body-less index of 100,000 pages fetched every view
+    # (100,000 requests, 73 s); a 1.4 MB query came back echoed in a 1.4 MB answer.
+    folder = tmp_path / "site"
+    folder.mkdir()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    served = serve_folder(folder)  # the views are missing: one fetch of them fails the call
+    base = served.url
+    posts = [{"url": f"{base}p{n}/", "markdown_url": f"{base}p{n}.md", "title": f"Pool {n}",
+              "modified": "2026-03-14T10:30:00Z", "section": [f"S{n % 7}"]}
+             for n in range(100_000)]
+    index = {"version": 1, "generator": "test", "site": {"name": "Huge", "url": base},
+             "posts": posts}
+    (folder / "agentprose.json").write_text(json.dumps(index), encoding="utf-8")
+    del port
+    query = "tide " * 280_000  # 1.4 MB
+    _, answers = run_session(base, [("related_pages", {"url_or_path": f"{base}p5/"}),
+                                    ("search_docs", {"query": query}),
+                                    ("get_page", {"url_or_path": query})])
+    related, searched, missing = answers
+    assert not related[1] and "Pool" in related[0], related
+    assert [len(text) <= 20_000 for text, _ in answers] == [True] * 3, \
+        [(len(text), text[:200]) for text, _ in answers]
+    assert len(searched[0]) < 2_000 or searched[0].count("tide") < 500, searched[0][:300]
+    assert missing[1] and len(missing[0]) <= 20_000
+
+
+def test_a_call_has_a_request_budget_and_a_deadline(
+        tmp_path: Path, serve_folder: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 40: give each call an overall deadline and a request budget
+    from agentprose_core.mcp import sources
+
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "llms.txt").write_text("# Site\n", encoding="utf-8")
+    served = serve_folder(folder)
+    monkeypatch.setattr(sources, "CALL_REQUESTS", 2)
+    source = sources.UrlSource(served.url)
+    source.begin_call()
+    for _ in range(2):
+        assert source.get(served.url + "llms.txt").body == b"# Site\n"
+    with pytest.raises(sources.CallLimit, match="2 requests"):
+        source.get(served.url + "llms.txt")
+    source.begin_call()  # the next call has its own
+    assert source.get(served.url + "llms.txt").status == 200
+    monkeypatch.setattr(sources, "CALL_SECONDS", 0.0)
+    source.begin_call()
+    with pytest.raises(sources.CallLimit, match="0 s"):
+        source.get(served.url + "llms.txt")

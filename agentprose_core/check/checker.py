@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from agentprose_core.check.client import HttpRequest, HttpResponse, urllib_fetch
+from agentprose_core.check.client import MAX_BODY, HttpRequest, HttpResponse, urllib_fetch
 from agentprose_core.check.http import check_url
 from agentprose_core.check.report import RULES, Problem, Report, Rule
 from agentprose_core.check.rules import (
@@ -140,11 +140,20 @@ class _DirReader:
         return Read(None, url, f"no file {relative}")
 
     def file(self, relative: str, url: str) -> Read:
+        """A file's text, at most ``MAX_BODY`` bytes of it, as over a URL: a page of
+        gigabytes is reported, not read for minutes."""
         path = self.site_dir / relative
         try:
-            text = path.read_text(encoding="utf-8")
+            with path.open("rb") as handle:
+                data = handle.read(MAX_BODY + 1)
         except FileNotFoundError:
             return Read(None, url, f"no file {relative}")
+        except OSError as error:
+            return Read(None, url, f"{relative} cannot be read: {error.strerror or error}")
+        if len(data) > MAX_BODY:
+            return Read(None, url, f"{relative} is larger than {MAX_BODY:,} bytes: not read")
+        try:  # line ends as read_text() gives them
+            text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         except UnicodeDecodeError:
             return Read(None, url, f"{relative} is not UTF-8")
         self.report.files_read += 1

@@ -4,12 +4,16 @@
 ``http-off-origin`` problem, not a request), stops at a request budget and follows at
 most five same-origin redirects. The transport is an injectable :data:`Fetch`
 function; :func:`urllib_fetch` (stdlib, no redirects followed on its own) is the
-default.
+default. Its ``timeout`` bounds the whole request, not each read: a server that drips
+one byte a second is cut off, as is one that never answers.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
+import socket
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -89,15 +93,90 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
         return None  # the Client decides, so that no redirect leaves the origin
 
 
-_OPENER = urllib.request.build_opener(_NoRedirects)
+class _Watch:
+    """The socket of the request this thread sends, so that its deadline can cut it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.sock: socket.socket | None = None
+        self.expired = False
+
+    def connected(self, sock: socket.socket) -> None:
+        with self.lock:
+            self.sock = sock
+            expired = self.expired
+        if expired:
+            _cut(sock)
+
+    def expire(self) -> None:
+        with self.lock:
+            self.expired = True
+            sock = self.sock
+        if sock is not None:
+            _cut(sock)
+
+
+def _cut(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)  # a read blocked on it returns at once
+
+
+_WATCHES = threading.local()
+
+
+class _Watched(http.client.HTTPConnection):
+    def connect(self) -> None:
+        super().connect()
+        watch: _Watch | None = getattr(_WATCHES, "watch", None)
+        if watch is not None and self.sock is not None:
+            watch.connected(self.sock)
+
+
+class _WatchedHTTPS(_Watched, http.client.HTTPSConnection):
+    pass
+
+
+class _HTTP(urllib.request.HTTPHandler):
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_Watched, req)
+
+
+class _HTTPS(urllib.request.HTTPSHandler):
+    def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        return self.do_open(_WatchedHTTPS, req)
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects, _HTTP, _HTTPS)
 
 
 def urllib_fetch(request: HttpRequest) -> HttpResponse:
-    """Send ``request`` with urllib; a 3xx, 4xx or 5xx is returned, not raised.
+    """Send ``request`` with urllib; a 3xx, 4xx or 5xx is returned, not raised. The
+    whole exchange (connecting, the headers, the body) must end within its timeout.
 
     Raises :class:`OSError` (timeouts, refused connections, bodies over 64 MiB) and
     :class:`http.client.HTTPException` for what never became a response.
     """
+    watch = _Watch()
+    _WATCHES.watch = watch
+    timer = threading.Timer(request.timeout, watch.expire)
+    timer.daemon = True
+    timer.start()
+    try:
+        answer = _fetch(request)
+    except (OSError, http.client.HTTPException, ValueError):
+        if watch.expired:
+            raise TimeoutError(f"{request.url}: no whole answer within {request.timeout:g} s") \
+                from None
+        raise
+    finally:
+        timer.cancel()
+        _WATCHES.watch = None
+    if watch.expired:  # cut mid-body: what came is not the answer
+        raise TimeoutError(f"{request.url}: no whole answer within {request.timeout:g} s")
+    return answer
+
+
+def _fetch(request: HttpRequest) -> HttpResponse:
     headers = {"User-Agent": _USER_AGENT, **request.headers}
     prepared = urllib.request.Request(request.url, headers=headers, method=request.method)
     try:

@@ -18,7 +18,7 @@ from agentprose_core.errors import InputError
 from agentprose_core.mcp import tools
 from agentprose_core.mcp.search import Document, SearchIndex
 from agentprose_core.mcp.site import IndexProblem, LoadedSite, Post
-from agentprose_core.mcp.sources import Source, source_for
+from agentprose_core.mcp.sources import CallLimit, Source, source_for
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -91,15 +91,17 @@ class Reading:
         return self._indexing.index
 
     def links(self) -> dict[int, set[int]]:
+        # The bodies search reads: a deployed site's body-less index is not fetched
+        # view by view (100,000 requests for one related_pages call).
         if self._links is None:
-            self._links = tools.links_between(self.site, self.body)
+            self._links = tools.links_between(self.site, self._searchable_body)
         return self._links
 
     def post(self, url_or_path: str) -> Post:
         post = self.site.find(url_or_path)
         if post is None:
-            raise ValueError(f"{url_or_path!r} is not a page of {self.site.name}: give a "
-                             "page URL or path from list_pages or search_docs")
+            raise ValueError(f"{tools.quoted(url_or_path)} is not a page of {self.site.name}: "
+                             "give a page URL or path from list_pages or search_docs")
         return post
 
 
@@ -129,6 +131,9 @@ class Docs:
             self._loaded = None
 
 
+_ERROR_CHARS = 4_000  # an error's text, with room for what the SDK puts around it
+
+
 def make_server(source: Source) -> Any:
     """The MCP server for ``source`` (an ``MCPServer`` of the SDK)."""
     try:
@@ -140,14 +145,17 @@ def make_server(source: Source) -> Any:
     docs = Docs(source)
 
     def answer(work: Callable[[Reading], str]) -> str:
-        """``work``'s answer on the site as now read; what goes wrong, as a tool error."""
+        """``work``'s answer on the site as now read; what goes wrong, as a tool error.
+        Either is at most :data:`tools.MAX_CHARS` characters."""
+        source.begin_call()
         try:
-            return work(docs.loaded())
-        except ValueError as error:
-            raise ToolError(str(error)) from None
+            return tools.capped(work(docs.loaded()))
+        except (ValueError, CallLimit) as error:
+            raise ToolError(tools.capped(str(error), _ERROR_CHARS)) from None
         except IndexProblem as error:
             docs.forget()
-            raise ToolError(f"cannot read the site at {source.name}: {error}") from None
+            raise ToolError(tools.capped(f"cannot read the site at {source.name}: {error}",
+                                         _ERROR_CHARS)) from None
 
     server = MCPServer(
         name="agentprose", version=__version__, log_level="WARNING",

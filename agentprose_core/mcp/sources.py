@@ -2,7 +2,9 @@
 
 A :class:`UrlSource` fetches only URLs on the origin it was given (same-origin
 redirects are followed, up to five; any other URL is refused, so the server is never
-a proxy), each with a timeout and a size cap (``check.client.MAX_BODY``). A
+a proxy), each within a whole-request deadline and a size cap
+(``check.client.MAX_BODY``), and each tool call within :data:`CALL_REQUESTS` requests
+and :data:`CALL_SECONDS` seconds (:meth:`UrlSource.begin_call`). A
 :class:`FolderSource` reads only files inside its folder.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -22,9 +25,17 @@ from agentprose_core.check.text import head_links
 from agentprose_core.mcp.site import IndexProblem, LoadedSite, Post, parts_of, site_from_index
 from agentprose_core.model import INDEX_NAME
 
-__all__ = ["FolderSource", "Loaded", "Source", "UrlSource", "source_for"]
+__all__ = ["CallLimit", "FolderSource", "Loaded", "Source", "UrlSource", "source_for"]
 
-TIMEOUT = 10.0  # seconds per request
+TIMEOUT = 10.0  # seconds per request, all of it
+CALL_REQUESTS = 50  # requests one tool call may make of a deployed site
+CALL_SECONDS = 30.0  # and the time it may take
+
+
+class CallLimit(Exception):
+    """A tool call needed more of a deployed site than one call may take."""
+
+
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _MAX_REDIRECTS = 5
 
@@ -50,6 +61,10 @@ class Source(Protocol):
 
     def view(self, post: Post) -> str:
         """The text of ``post``'s agent view, front matter included."""
+        ...
+
+    def begin_call(self) -> None:
+        """A tool call starts: its own budget of requests and time, if reading costs any."""
         ...
 
 
@@ -119,6 +134,9 @@ class FolderSource:
             raise IndexProblem(f"{url} has no file in {self.folder}: rebuild the site")
         return path
 
+    def begin_call(self) -> None:
+        """Reading a folder costs no request."""
+
     def view(self, post: Post) -> str:
         try:
             return self._file(post.markdown_url).read_text("utf-8")
@@ -141,15 +159,33 @@ class UrlSource:
         self.local = False
         parts = urlsplit(url)
         self.origin = f"{parts.scheme}://{parts.netloc.lower()}"
+        self._left = CALL_REQUESTS * 4  # loading the index (it may come in parts)
+        self._until = time.monotonic() + CALL_SECONDS * 4
+
+    def begin_call(self) -> None:
+        self._left = CALL_REQUESTS
+        self._until = time.monotonic() + CALL_SECONDS
+
+    def _timeout(self, url: str) -> float:
+        """The time the next request may take, within the call's; CallLimit past it."""
+        left = self._until - time.monotonic()
+        if self._left <= 0 or left <= 0:
+            raise CallLimit(f"this call needed more of {self.origin} than one call may take "
+                            f"({CALL_REQUESTS} requests, {CALL_SECONDS:g} s) and stopped "
+                            f"before {url}: ask for fewer results, or one page at a time")
+        self._left -= 1
+        return min(TIMEOUT, left)
 
     def get(self, url: str, accept: str = "*/*") -> HttpResponse:
-        """The 200 answer for ``url``, following same-origin redirects; else IndexProblem."""
+        """The 200 answer for ``url``, following same-origin redirects; else IndexProblem
+        (or CallLimit, when the call has used its requests or its time)."""
         for _ in range(_MAX_REDIRECTS + 1):
             if not self.on_origin(url):
                 raise IndexProblem(f"{url} is not on {self.origin}: this server reads only "
                                    "the site it was started for")
+            timeout = self._timeout(url)
             try:
-                response = urllib_fetch(HttpRequest("GET", url, {"Accept": accept}, TIMEOUT))
+                response = urllib_fetch(HttpRequest("GET", url, {"Accept": accept}, timeout))
             except (OSError, http.client.HTTPException, ValueError) as error:
                 raise IndexProblem(f"could not fetch {url}: {error}") from None
             location = response.header("location")

@@ -17,8 +17,8 @@ from agentprose_core.mcp.search import Passage, SearchIndex, best_passage, terms
 from agentprose_core.mcp.site import Heading, LoadedSite, Post
 from agentprose_core.urls import page_key
 
-__all__ = ["MAX_CHARS", "Bodies", "get_section", "list_pages", "paged", "related_pages",
-           "search_docs", "site_info", "table_of_contents"]
+__all__ = ["MAX_CHARS", "Bodies", "capped", "get_section", "list_pages", "paged", "quoted",
+           "related_pages", "search_docs", "site_info", "table_of_contents"]
 
 MAX_CHARS = 20_000
 _FOOTER_ROOM = 200
@@ -29,6 +29,24 @@ Bodies = Callable[[Post], str]
 
 
 # -- pages in parts -----------------------------------------------------------------
+
+
+_CUT_NOTE = "\n\n[Cut at {:,} characters.]"
+_QUOTED = 200  # characters of a caller's own text an answer repeats
+
+
+def capped(text: str, limit: int = MAX_CHARS) -> str:
+    """``text`` within ``limit`` characters: every answer and error is (a query of a
+    megabyte is not echoed back whole)."""
+    if len(text) <= limit:
+        return text
+    note = _CUT_NOTE.format(limit)
+    return text[: limit - len(note)] + note
+
+
+def quoted(text: str) -> str:
+    """A caller's text as an answer repeats it: quoted, and shortened when long."""
+    return repr(text if len(text) <= _QUOTED else text[:_QUOTED] + "…")
 
 
 def _cuts(text: str, size: int) -> list[int]:
@@ -224,7 +242,7 @@ def get_section(post: Post, body: str, heading: str, part: int = 1) -> str:
                   None)
     if chosen is None:
         names = ", ".join(repr(mark.heading.id or mark.heading.title) for mark in marks[:40])
-        raise ValueError(f"{post.title} has no section {heading!r}; its sections: "
+        raise ValueError(f"{post.title} has no section {quoted(heading)}; its sections: "
                          f"{names or 'none'}")
     mark = marks[chosen]
     end = next((later.line for later in marks[chosen + 1:]
@@ -269,7 +287,7 @@ def search_docs(site: LoadedSite, index: SearchIndex, bodies: Bodies, query: str
     limit = max(1, min(limit, MAX_RESULTS))
     hits = index.search(query, limit)
     if not hits:
-        return f"Nothing on {site.name} matches {query!r}."
+        return f"Nothing on {site.name} matches {quoted(query)}."
     lines = []
     for rank, hit in enumerate(hits, 1):
         post = site.posts[hit.number]
@@ -277,7 +295,7 @@ def search_docs(site: LoadedSite, index: SearchIndex, bodies: Bodies, query: str
         passage = best_passage(body, query)
         lines.append(f"{rank}. [{post.title}]({_fragment(post, passage)})"
                      f" (score {hit.score})\n   {_path(post, passage)}\n   {passage.snippet}")
-    head = f"{len(hits)} result{'s' if len(hits) != 1 else ''} for {query!r}:\n\n"
+    head = f"{len(hits)} result{'s' if len(hits) != 1 else ''} for {quoted(query)}:\n\n"
     return _fit(lines, head, lambda shown: f"[{len(hits) - shown} more left out.]")
 
 
@@ -326,7 +344,7 @@ def related_pages(site: LoadedSite, index: SearchIndex, links: dict[int, set[int
     own = index.term_scores(post.number)
     top = sorted(own, key=lambda term: (-own[term], term))[:15]
     hits = [hit for hit in index.search(top, limit * 4 + 1) if hit.number != post.number]
-    if hits:
+    if hits and hits[0].score > 0:  # words every page has score 0: they relate none
         best = hits[0].score
         for hit in hits:
             add(hit.number, round(2.0 * hit.score / best, 2), "shares words")
