@@ -856,10 +856,20 @@ def test_connections_beyond_the_limit_are_closed_not_queued(
         assert status == 200
 
 
+def _rss() -> int:
+    """This process's resident memory now, in bytes (Linux), else 0."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
 def test_slow_clients_hold_no_worker(built: dict[str, Path]) -> None:
     # issue 40: 300 half-requests (or one header byte every 10 s) held all 32 workers and
     # probes waited 35-48 s. Heads are read by one thread: workers get complete requests.
     before = threading.active_count()
+    rss = _rss()
     with _running(built["/"], workers=4, timeout=600) as url:
         address = _address(url)
         slow = [socket.create_connection(address, timeout=30) for _ in range(300)]
@@ -867,8 +877,8 @@ def test_slow_clients_hold_no_worker(built: dict[str, Path]) -> None:
             for number, connection in enumerate(slow):
                 head = b"GET /llms.txt HTTP/1.1\r\nHost: x\r\nX-Slow: "
                 connection.sendall(head[: 10 + number % 20])
-            for _ in range(20):  # each answered at once (a 2 s timeout would fail it)
-                probe = http.client.HTTPConnection(*address, timeout=2)
+            for _ in range(20):  # each answered at once (a 1 s timeout would fail it)
+                probe = http.client.HTTPConnection(*address, timeout=1)
                 try:
                     probe.request("GET", "/tide-pools.md")
                     answer = probe.getresponse()
@@ -876,8 +886,9 @@ def test_slow_clients_hold_no_worker(built: dict[str, Path]) -> None:
                         (200, True)
                 finally:
                     probe.close()
-            # one worker pool and one head thread, however many clients
+            # one worker pool and one head thread, however many clients; memory too
             assert threading.active_count() <= before + 1 + 4 + 1 + 1
+            assert _rss() - rss < 64 * 1024 * 1024
         finally:
             for connection in slow:
                 connection.close()
