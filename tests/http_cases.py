@@ -19,7 +19,9 @@ server with agent detection on or off.
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
@@ -486,6 +488,12 @@ def build_fixture_site(target: Path, base_url: str) -> Path:
     (target / "leak.txt").symlink_to(outside)
     for relative, text in HIDDEN_FILES.items():
         _write(target / relative, text)
+    # A minute old: Apache makes the ETag of a file changed within the last second weak,
+    # so a GET and a HEAD either side of that second would disagree.
+    past = time.time() - 60
+    for path in target.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            os.utime(path, (past, past))
     return target
 
 
