@@ -707,6 +707,13 @@ def test_a_dripping_server_is_cut_off_at_the_whole_request_deadline() -> None:
     try:  # each byte comes within the 1 s, all of them in 52 s: only a deadline cuts it
         with pytest.raises(TimeoutError, match="no whole answer within 1 s"):
             urllib_fetch(HttpRequest("GET", url, {}, 1.0))
+        # `agentprose check URL` on it: an answer in words, not a wait
+        thread.join(timeout=5)
+        thread = threading.Thread(target=drip, daemon=True)
+        thread.start()
+        report = check_url(url, timeout=1.0, max_requests=1)
+        assert not report.ok
+        assert "no whole answer within 1 s" in report.to_text()
     finally:
         stop.set()
         listener.close()
