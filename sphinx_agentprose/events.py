@@ -11,7 +11,7 @@ assemble the site files at the end.
   are written and its head gets the ``<link>`` tags (:mod:`.pages`).
 - ``html-collect-pages`` (main process, every page written, the pages other
   extensions generate too: it runs after theirs): the worker fills in the last heads
-  and starts on the site files (:mod:`.finish`) while Sphinx finishes.
+  and starts on the site files (:mod:`agentprose_core.output.sitefiles`) while Sphinx finishes.
 - ``build-finished`` (main process): the worker's last answers, then the site files,
   from the worker or made now: load every page's record, the unchanged ones from
   earlier builds included, bring prev/next up to date, drop deleted pages, and write

@@ -2,7 +2,7 @@
 
 Each function takes the text of one output and returns what is wrong with it as
 ``(rule, line, message)`` findings (``line`` is 0 when the finding is not about one
-line), or parses it for the site-level checks in :mod:`.check_rules`.
+line), or parses it for the site-level checks in :mod:`.rules`.
 """
 
 from __future__ import annotations

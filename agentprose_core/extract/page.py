@@ -79,7 +79,7 @@ def parse_page(
 
     Broken input (truncated HTML, NUL bytes, undecodable bytes, bad JSON-LD, bad
     dates) never raises: it is read as far as it goes and reported as diagnostics.
-    Only an invalid ``content_selector`` raises :class:`ConfigError`.
+    Only an invalid ``content_selector`` raises :class:`~agentprose_core.errors.ConfigError`.
     """
     if content_selector is not None:
         check_selector(content_selector)

@@ -5,7 +5,7 @@ HTML and its view: that takes code at the edge. :func:`cloudflare_function` and
 :func:`netlify_edge_function` return the same JavaScript, a port of
 :func:`agentprose_core.serve.negotiate.choose` plus where a page's view may be, wrapped in
 each platform's entry point. :func:`vercel_json` uses Vercel's ``routes`` instead, which
-match ``Accept`` with the regular expressions of :mod:`.hosting_accept`.
+match ``Accept`` with the regular expressions of :mod:`.accept`.
 
 In the sibling layout a folder's URL (``/a/``, ``/a/index.html``) cannot tell where its
 build put the view: ``/a/index.md`` when the page's URL named its file (Sphinx's html

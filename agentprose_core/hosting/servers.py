@@ -4,7 +4,7 @@ Each function returns text to paste or to write into the built site; nothing her
 the disk. Every server gets the same behaviour, as far as it can express it:
 
 - a page URL (``/a/``, ``/a/index.html``, ``/a.html``, the root) answers its agent view
-  when the ``Accept`` rules of :mod:`.hosting_accept` pick Markdown and the view exists,
+  when the ``Accept`` rules of :mod:`.accept` pick Markdown and the view exists,
   with ``Vary: Accept``; otherwise the HTML, with ``Vary: Accept`` and a
   ``Link: <view>; rel="alternate"; type="text/markdown"`` header when a view exists, and
   neither when it does not (a page left out of the build);

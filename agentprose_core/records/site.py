@@ -167,7 +167,7 @@ def build_records(
     Links between pages point to agent views only among the pages kept here, so an
     excluded page is not linked from any output. prev/next follow the pages in the nav.
     ``converted``, given the final site map, returns the pages already converted for
-    it (by page URL), as :class:`~.background.BackgroundConversions` does.
+    it (by page URL), as :class:`~agentprose_core.parallel.speculative.BackgroundConversions` does.
     """
     notes: list[Diagnostic] = []
     kept: list[tuple[CollectedPage, PageFacts]] = []

@@ -1,0 +1,108 @@
+"""Docstrings say what is true of the code: every ``:mod:``/``:class:``/``:func:`` (and
+``:meth:``, ``:data:``, ``:attr:``, ``:exc:``) reference in the packages' docstrings
+names something that exists, so a renamed module or function cannot leave its old name
+behind in the prose."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib
+import re
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+PACKAGES = ("agentprose_core", "mkdocs_agentprose", "sphinx_agentprose")
+ROLE = re.compile(r":(?:mod|class|func|meth|data|attr|exc|obj):`~?!?([^`<>]+?)`")
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _texts(path: Path) -> set[str]:
+    """The string constants of a module that hold a reference (docstrings, mostly)."""
+    return {node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and ":`" in node.value}
+
+
+def _attribute_path(start: Any, parts: list[str]) -> bool:
+    found = start
+    for part in parts:
+        if not hasattr(found, part):
+            return False
+        found = getattr(found, part)
+    return True
+
+
+def _importable(dotted: str) -> bool:
+    """``dotted`` is a module, or a module's (nested) attribute."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            module = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        return _attribute_path(module, parts[cut:])
+    return False
+
+
+def _resolves(module: ModuleType, name: str, target: str) -> bool:
+    """As Sphinx's Python domain finds it: ``.x`` is any object whose full name ends
+    with it; otherwise the name in the module, in Python's builtins, in the module's
+    package, or a full dotted name."""
+    if target.startswith("."):
+        return any((full + ".").endswith(target + ".") or _importable(full + target)
+                   for full in MODULES)
+    parts = target.split(".")
+    if _attribute_path(module, parts) or _attribute_path(builtins, parts):
+        return True
+    if len(parts) == 1 and any(  # a method named in its class's docstrings
+            isinstance(value, type) and hasattr(value, target) and value.__module__ == name
+            for value in vars(module).values()):
+        return True
+    package = name.rsplit(".", 1)[0] if "." in name else name
+    return _importable(f"{package}.{target}") or _importable(target)
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_every_docstring_reference_resolves(name: str) -> None:
+    module = importlib.import_module(name)
+    references = {target for text in _texts(MODULES[name]) for target in ROLE.findall(text)}
+    missing = sorted(target for target in references if not _resolves(module, name, target))
+    assert not missing, f"{name}: these references name nothing: {missing}"
+
+
+def test_the_scan_finds_references_at_all() -> None:
+    count = sum(len(ROLE.findall(text)) for path in MODULES.values() for text in _texts(path))
+    assert count > 200
+
+
+def test_the_package_map_of_the_contributing_guide_is_current() -> None:
+    # issue 41: the map was written by hand and named packages that had moved
+    import importlib.util
+
+    path = ROOT / "docs" / "hooks" / "packages.py"
+    spec = importlib.util.spec_from_file_location("docs_packages_hook", path)
+    assert spec is not None and spec.loader is not None
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    page = (ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
+    assert hook.refreshed(page, hook.BLOCK, hook.package_map()) == page, \
+        "run: python docs/hooks/packages.py"
+    for folder in ("mcp/", "parallel/", "records/"):
+        assert f"\n  {folder}" in page
+    assert "\n  - docs/hooks/packages.py\n" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
