@@ -106,3 +106,17 @@ def test_the_package_map_of_the_contributing_guide_is_current() -> None:
     for folder in ("mcp/", "parallel/", "records/"):
         assert f"\n  {folder}" in page
     assert "\n  - docs/hooks/packages.py\n" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_the_changelog_has_one_section_until_a_version_is_tagged() -> None:
+    # issue 41: "Unreleased" above "0.1.0 — unreleased" (Keep a Changelog: one section)
+    import subprocess
+
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    sections = [line for line in text.splitlines() if line.startswith("## ")]
+    tags = subprocess.run(["git", "tag", "--list", "v*"], cwd=ROOT, capture_output=True,
+                          text=True, check=False).stdout.split()
+    assert sections[0] == "## Unreleased"
+    released = [line.removeprefix("## ").split(" ")[0] for line in sections[1:]]
+    assert all(f"v{version}" in tags for version in released), (released, tags)
+    assert not any("unreleased" in line.lower() for line in sections[1:])
