@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 import secrets
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, unquote
@@ -52,14 +51,13 @@ from agentprose_core.records.site import (
     site_views,
 )
 from agentprose_core.records.store import RecordStore
-from agentprose_core.settings import Settings
 from agentprose_core.urls import page_key
 
 from .blogs import listing_pages, page_metadata
 from .builders import skip_reason
 from .config import checked_base_url, checked_settings
-from .generated import GeneratedApi
-from .order import ReadingOrder, reading_order
+from .order import reading_order
+from .plan import Plan, plan_of
 from .refresh import content_files, media_files, outdated_pages, page_modified, remember_head
 
 if TYPE_CHECKING:
@@ -69,7 +67,6 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from agentprose_core.output.deferred import Note
-    from agentprose_core.parallel.pool import WorkerPool
 
 __all__ = [
     "build_finished",
@@ -82,36 +79,6 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-@dataclass
-class Plan:
-    """What the writer needs to know about the whole site before writing any page."""
-
-    settings: Settings
-    base_url: str
-    records: RecordStore
-    order: ReadingOrder = field(default_factory=ReadingOrder)
-    views: dict[str, str] = field(default_factory=dict)  # docname -> view URL
-    site_map: dict[str, str] = field(default_factory=dict)  # page key -> view URL
-    neighbours: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
-    scopes: tuple[tuple[str, str], ...] = ()  # sections with an llms.txt of their own
-    last_changed: LastChanged | None = None
-    cache: ConversionCache | None = None
-    pool: WorkerPool | None = None  # the one worker of a serial or incremental build
-    pages: SitePages | None = None  # what every page's outputs share
-    deferred: DeferredPages | None = None  # pages handed to the worker
-    written: set[str] = field(default_factory=set)  # documents this build writes
-    rebuild: bool = False  # of a site Sphinx built before: its worker starts early
-    media: frozenset[str] | None = None  # images and downloads: they date no page
-    generated: GeneratedApi | None = None  # API sources the build writes, and their code
-    listings: dict[str, tuple[str, ...]] = field(default_factory=dict)  # blog pages: posts
-    listing_pages: dict[str, ListingPage] = field(default_factory=dict)  # written now
-
-
-def _plan(app: Sphinx) -> Plan | None:
-    plan: Plan | None = getattr(app, "agentprose_plan", None)
-    return plan
 
 
 def _log(diagnostics: Iterable[Diagnostic], docname: str | None = None) -> None:
@@ -173,7 +140,7 @@ def _left_out(env: BuildEnvironment, docname: str, patterns: Sequence[str]) -> s
 
 
 def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
-    plan = _plan(app)
+    plan = plan_of(app)
     if plan is None:
         return []
     plan.order = reading_order(env, app.config.root_doc)
@@ -237,7 +204,7 @@ def env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], change
                      removed: set[str]) -> list[str]:
     # Pages whose view links one removed, or whose date a commit moved: Sphinx reads
     # and writes them again, as if they had changed.
-    plan = _plan(app)
+    plan = plan_of(app)
     if plan is None:
         return []
     outdated = outdated_pages(app, plan, env, changed | added, removed)
@@ -268,7 +235,7 @@ def _job(app: Sphinx, plan: Plan, docname: str, context: dict[str, Any]) -> Page
 def doctree_resolved(app: Sphinx, doctree: Any, docname: str) -> None:
     # In Sphinx's process for every document it writes, -j included (writer processes
     # get resolved doctrees): which pages are written is known only by then.
-    plan = _plan(app)
+    plan = plan_of(app)
     if plan is not None:
         plan.written.add(docname)
 
@@ -276,7 +243,7 @@ def doctree_resolved(app: Sphinx, doctree: Any, docname: str) -> None:
 def html_page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
-    plan = _plan(app)
+    plan = plan_of(app)
     if plan is None or pagename not in plan.views:
         return
     if doctree is None:
@@ -346,7 +313,7 @@ def html_collect_pages(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]
     # listings too. The worker fills in the last heads, then writes the site files
     # while Sphinx writes its indexes and copies its static files.
     yield from ()
-    plan = _plan(app)
+    plan = plan_of(app)
     if plan is not None and plan.deferred is not None:
         if _extra_files_clash(app, plan):
             plan.deferred.all_written()
@@ -355,7 +322,7 @@ def html_collect_pages(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]
 
 
 def build_finished(app: Sphinx, exception: BaseException | None) -> None:
-    plan = _plan(app)
+    plan = plan_of(app)
     if plan is None:
         return
     pool = plan.pool

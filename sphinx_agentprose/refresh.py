@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from .events import Plan
+    from .plan import Plan
 
 __all__ = ["content_files", "media_files", "outdated_pages", "page_modified", "remember_head"]
 

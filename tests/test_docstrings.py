@@ -120,3 +120,39 @@ def test_the_changelog_has_one_section_until_a_version_is_tagged() -> None:
     released = [line.removeprefix("## ").split(" ")[0] for line in sections[1:]]
     assert all(f"v{version}" in tags for version in released), (released, tags)
     assert not any("unreleased" in line.lower() for line in sections[1:])
+
+
+def _imports_within(package: str) -> dict[str, set[str]]:
+    """Each module of ``package`` -> the modules of it that it imports, type-only
+    imports included."""
+    modules = {name for name in MODULES if name.split(".")[0] == package}
+    graph: dict[str, set[str]] = {}
+    for name in modules:
+        path = MODULES[name]
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = here[: len(here) - node.level + 1] if node.level else []
+                target = ".".join([*base, *([node.module] if node.module else [])])
+                found |= {candidate for candidate in (target, *(f"{target}.{alias.name}"
+                          for alias in node.names)) if candidate in modules}
+            elif isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names if alias.name in modules}
+        graph[name] = found - {name}
+    return graph
+
+
+@pytest.mark.parametrize("package", ["sphinx_agentprose", "mkdocs_agentprose"])
+def test_the_glue_has_no_import_circle(package: str) -> None:
+    # issue 41: sphinx_agentprose/events.py and refresh.py imported each other
+    graph = _imports_within(package)
+    for start in graph:
+        seen: set[str] = set()
+        todo = list(graph[start])
+        while todo:
+            name = todo.pop()
+            assert name != start, f"{start} imports itself through {sorted(seen)}"
+            if name not in seen:
+                seen.add(name)
+                todo.extend(graph[name])
