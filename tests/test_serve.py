@@ -19,19 +19,19 @@ import pytest
 
 from agentprose_core.agents import VARY_AGENTS
 from agentprose_core.errors import InputError
+from agentprose_core.serve import answers, validators
 from agentprose_core.serve import server as serve
-from agentprose_core.serve.negotiate import HTML, MARKDOWN, choose, parse_accept, weight_of
-from agentprose_core.serve.paths import hidden, map_target, normalize_base_path, view_candidates
-from agentprose_core.serve.server import (
+from agentprose_core.serve.answers import (
     Request,
     Site,
     content_type_for,
-    etag_matches,
-    http_date,
-    make_server,
     not_modified,
     respond,
 )
+from agentprose_core.serve.negotiate import HTML, MARKDOWN, choose, parse_accept, weight_of
+from agentprose_core.serve.paths import hidden, map_target, normalize_base_path, view_candidates
+from agentprose_core.serve.server import make_server
+from agentprose_core.serve.validators import etag_matches, http_date
 
 from .http_cases import CASES, agent_cases, build_fixture_site, cases_for, run_cases
 
@@ -335,12 +335,12 @@ def test_links_to_the_nearest_llms_txt_and_the_index(tmp_path: Path) -> None:
     assert deep.header("Link") == '</docs/caf%C3%A9/llms.txt>; rel="describedby"'
     (root / "llms.txt").write_text("# root", encoding="utf-8")
     (root / "agentprose.json").write_text("{}", encoding="utf-8")
-    serve._described_by.cache_clear()  # else looked up again within two seconds
+    answers._described_by.cache_clear()  # else looked up again within two seconds
     assert _get(site, "/docs/other/", MARKDOWN).header("Link") == (
         '</docs/llms.txt>; rel="describedby", '
         '</docs/agentprose.json>; rel="agentprose-index"; type="application/json"')
     missing = _get(site, "/docs/caf%C3%A9/gone.html", MARKDOWN)
-    assert (missing.status, missing.header("Content-Type")) == (404, serve._TYPES[".md"])
+    assert (missing.status, missing.header("Content-Type")) == (404, answers._TYPES[".md"])
     assert b"](/docs/caf%C3%A9/llms.txt)" in missing.body
     assert b"](/docs/agentprose.json)" in missing.body
 
@@ -674,7 +674,7 @@ def test_a_large_file_is_streamed_byte_exact_in_little_memory(tmp_path: Path) ->
     assert peak < size // 8, f"peak {peak} bytes while serving {size}"
     assert headers["Content-Length"] == str(size)
     assert headers["ETag"] == again[1]["ETag"]
-    assert headers["ETag"] == serve.entity_tag((root / "big.bin").read_bytes(),
+    assert headers["ETag"] == validators.entity_tag((root / "big.bin").read_bytes(),
                                                "application/octet-stream")
     assert (head[0], head[1]["Content-Length"], head[2]) == (200, str(size), b"")
     assert (cached[0], cached[2]) == (304, b"")
@@ -683,13 +683,13 @@ def test_a_large_file_is_streamed_byte_exact_in_little_memory(tmp_path: Path) ->
 def test_respond_hands_a_large_file_to_the_handler(tmp_path: Path) -> None:
     root = tmp_path / "site"
     root.mkdir()
-    (root / "big.txt").write_bytes(b"x" * (serve._INLINE_LIMIT + 1))
-    (root / "small.txt").write_bytes(b"x" * serve._INLINE_LIMIT)
+    (root / "big.txt").write_bytes(b"x" * (validators.INLINE_LIMIT + 1))
+    (root / "small.txt").write_bytes(b"x" * validators.INLINE_LIMIT)
     site = Site(root.resolve())
     big, small = _get(site, "/big.txt"), _get(site, "/small.txt")
     assert (big.body, big.file, big.length) == (b"", root.resolve() / "big.txt",
-                                                serve._INLINE_LIMIT + 1)
-    assert (len(small.body), small.file) == (serve._INLINE_LIMIT, None)
+                                                validators.INLINE_LIMIT + 1)
+    assert (len(small.body), small.file) == (validators.INLINE_LIMIT, None)
 
 
 def test_an_unchanged_file_is_hashed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -699,15 +699,15 @@ def test_an_unchanged_file_is_hashed_once(tmp_path: Path, monkeypatch: pytest.Mo
     page.write_bytes(b"low tide")
     site = Site(root.resolve())
     hashed: list[int] = []
-    hash_file = serve._hash_file
+    hash_file = validators._hash_file
 
     def counting(file: Any, size: int, content_type: str) -> tuple[str, bytes | None]:
         hashed.append(size)
         return hash_file(file, size, content_type)
 
-    monkeypatch.setattr(serve, "_hash_file", counting)
+    monkeypatch.setattr(validators, "_hash_file", counting)
     etag = _get(site, "/notes.txt").header("ETag")
-    assert etag == serve.entity_tag(b"low tide", "text/plain; charset=utf-8")
+    assert etag == validators.entity_tag(b"low tide", "text/plain; charset=utf-8")
     assert _get(site, "/notes.txt", method="HEAD").header("ETag") == etag
     revalidated = respond(site, Request(target="/notes.txt", if_none_match=etag))
     assert (revalidated.status, revalidated.body) == (304, b"")
@@ -728,11 +728,11 @@ def test_an_unchanged_file_is_hashed_once(tmp_path: Path, monkeypatch: pytest.Mo
     os.utime(page, ns=(touched + 2_000_000_000, touched + 2_000_000_000))
     last = _get(site, "/notes.txt")
     assert (last.body, len(hashed)) == (b"HIGH TIDE!", 4)
-    assert last.header("ETag") == serve.entity_tag(b"HIGH TIDE!", "text/plain; charset=utf-8")
+    assert last.header("ETag") == validators.entity_tag(b"HIGH TIDE!", "text/plain; charset=utf-8")
 
 
 def test_the_etag_cache_is_bounded() -> None:
-    cache = serve._ETagCache(entries=2)
+    cache = validators._ETagCache(entries=2)
     stamp = (1, 2, 3, 4)
     cache.put(("a", "t"), stamp, '"a"')
     cache.put(("b", "t"), stamp, '"b"')
