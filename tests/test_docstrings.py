@@ -174,8 +174,6 @@ LONG_MODULES = {
                                         "each (issue 41, item 3)")),
     "mkdocs_agentprose/plugin.py": (561, ("the build session still lives in the glue "
                                     "(issue 41, item 1)")),
-    "agentprose_core/hosting/servers.py": (677, ("server configurations of three servers: "
-                                           "one module each (issue 41, item 3)")),
 }
 
 
@@ -189,5 +187,6 @@ def test_no_module_is_longer_than_the_rule_allows() -> None:
         if lines > allowed:
             too_long[relative] = (lines, allowed)
     assert not too_long, f"split these modules (lines, allowed): {too_long}"
-    gone = [name for name in LONG_MODULES if not (ROOT / name).is_file()]
-    assert not gone, f"drop these from LONG_MODULES: {gone}"
+    fit = [name for name in LONG_MODULES if not (ROOT / name).is_file() or len(
+        (ROOT / name).read_text(encoding="utf-8").splitlines()) <= MAX_LINES]
+    assert not fit, f"drop these from LONG_MODULES (gone, or short now): {fit}"
