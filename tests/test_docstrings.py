@@ -170,8 +170,6 @@ LONG_MODULES = {
     "agentprose_core/convert/normalize.py": (420, "the pass order of every rule"),
     "agentprose_core/postbuild.py": (454, ("agentprose build's assembly: to move into "
                                      "build/ (issue 41, item 1)")),
-    "agentprose_core/hosting/edge.py": (495, ("edge functions of four hosts: one module "
-                                        "each (issue 41, item 3)")),
     "mkdocs_agentprose/plugin.py": (561, ("the build session still lives in the glue "
                                     "(issue 41, item 1)")),
 }

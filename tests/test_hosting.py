@@ -28,6 +28,7 @@ from agentprose_core.agents import VARY_AGENTS
 from agentprose_core.errors import ConfigError, InputError
 from agentprose_core.hosting import edge as hosting_edge
 from agentprose_core.hosting import servers as hosting
+from agentprose_core.hosting import vercel as hosting_vercel
 from agentprose_core.hosting.accept import ACCEPT_RULES, markdown_by_rules
 
 from .http_cases import (
@@ -494,7 +495,7 @@ def test_agent_detection_comes_from_the_one_list() -> None:
             assert "user-agent" not in text.lower(), name
     for name, text in texts(True).items():
         if name == "vercel":  # the patterns as JSON strings
-            wanted = [hosting_edge._caseless(p) for p in
+            wanted = [hosting_vercel._caseless(p) for p in
                       (agent_pattern(), crawler_pattern(), signature_pattern())]
             assert all(json.dumps(w)[1:-1] in text for w in wanted), name
         elif name == "function":

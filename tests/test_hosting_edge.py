@@ -22,6 +22,7 @@ import pytest
 
 from agentprose_core.agents import VARY_AGENTS, agent_pattern, crawler_pattern, signature_pattern
 from agentprose_core.hosting import edge as hosting_edge
+from agentprose_core.hosting import vercel as hosting_vercel
 from agentprose_core.hosting.accept import ACCEPT_RULES, markdown_by_rules, pcre_patterns
 from agentprose_core.serve.negotiate import choose
 from agentprose_core.settings import VIEW_LAYOUTS
@@ -463,7 +464,7 @@ def test_vercel_conditions_ignore_case() -> None:
         "CLAUDE-USER/1.0", "claude-user", "xclaude-user", "NotClaude-User", "Claude-Users",
         "GOOGLEBOT/2.1", '"HTTPS://ChatGPT.com"', "https://chatgpt.com/", "chatgpt.com"]
     for pattern in (agent_pattern(), crawler_pattern(), signature_pattern()):
-        caseless = hosting_edge._caseless(pattern)
+        caseless = hosting_vercel._caseless(pattern)
         for sample in samples:
             assert bool(re.search(caseless, sample)) == \
                 bool(re.search(pattern, sample, re.IGNORECASE)), (pattern, sample)

@@ -11,7 +11,8 @@ from agentprose_core.serve.paths import WELL_KNOWN, normalize_base_path
 from agentprose_core.settings import VIEW_LAYOUTS
 
 __all__ = [
-    "LAYOUTS", "Views", "base_of", "checked", "folder_of", "hidden_regex", "root_of", "views_of",
+    "LAYOUTS", "Views", "base_of", "checked", "folder_of", "hidden_regex", "root_of",
+    "template_views", "views_of",
 ]
 
 
@@ -80,3 +81,14 @@ def hidden_regex(prefix: str) -> str:
 def folder_of(root: str) -> str:
     """The site directory without its trailing slash (``/`` stays ``/``)."""
     return root[:-1] or "/"
+
+
+def template_views(view_layout: str) -> tuple[str, tuple[str, ...], str]:
+    """:func:`views_of` with ``${page}`` and ``${ext}``, as JavaScript's template literals
+    write them (the edge functions; Vercel's routes replace them again)."""
+    views = views_of(view_layout)
+
+    def literal(template: str) -> str:
+        return template.replace("{", "${")
+
+    return views.root, tuple(literal(folder) for folder in views.directory), literal(views.file)
