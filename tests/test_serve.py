@@ -29,9 +29,9 @@ from agentprose_core.serve.answers import (
     respond,
 )
 from agentprose_core.serve.negotiate import HTML, MARKDOWN, choose, parse_accept, weight_of
-from agentprose_core.serve.paths import hidden, map_target, normalize_base_path, view_candidates
 from agentprose_core.serve.server import make_server
 from agentprose_core.serve.validators import etag_matches, http_date
+from agentprose_core.sitepaths import hidden, map_target, normalize_base_path, view_candidates
 
 from .http_cases import CASES, agent_cases, build_fixture_site, cases_for, run_cases
 

@@ -22,7 +22,7 @@ from agentprose_core.hosting.common import (
     views_of,
 )
 from agentprose_core.hosting.links import link_rules
-from agentprose_core.serve.paths import SAFE
+from agentprose_core.sitepaths import SAFE
 
 __all__ = ["apache_config", "apache_htaccess"]
 

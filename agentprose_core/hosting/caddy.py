@@ -22,7 +22,7 @@ from agentprose_core.hosting.common import (
     views_of,
 )
 from agentprose_core.hosting.links import LinkRule, link_rules
-from agentprose_core.serve.paths import WELL_KNOWN
+from agentprose_core.sitepaths import WELL_KNOWN
 
 __all__ = ["caddy_config"]
 

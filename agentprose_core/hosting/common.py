@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from agentprose_core.errors import ConfigError, InputError
 from agentprose_core.hosting.links import UNSAFE
-from agentprose_core.serve.paths import WELL_KNOWN, normalize_base_path
 from agentprose_core.settings import VIEW_LAYOUTS
+from agentprose_core.sitepaths import WELL_KNOWN, normalize_base_path
 
 __all__ = [
     "LAYOUTS", "Views", "base_of", "checked", "folder_of", "hidden_regex", "root_of",
@@ -73,7 +73,7 @@ def root_of(site_root: str) -> str:
 
 def hidden_regex(prefix: str) -> str:
     """A PCRE matching a decoded URL path (after ``prefix``, a regex) that names a hidden
-    file, as :func:`agentprose_core.serve.paths.hidden` has them: a segment that starts
+    file, as :func:`agentprose_core.sitepaths.hidden` has them: a segment that starts
     with a dot, but for a top-level ``.well-known`` folder (RFC 8615 files are public)."""
     return f"^{prefix}(?:\\.(?!{WELL_KNOWN[1:]}(?:/|$))|.*/\\.)"
 

@@ -45,7 +45,7 @@ from agentprose_core.hosting.common import template_views
 from agentprose_core.hosting.headers import cloudflare_headers, netlify_headers
 from agentprose_core.hosting.links import LinkRule, link_rules
 from agentprose_core.hosting.vercel import vercel_json
-from agentprose_core.serve.paths import SAFE, WELL_KNOWN, normalize_base_path
+from agentprose_core.sitepaths import SAFE, WELL_KNOWN, normalize_base_path
 
 __all__ = [
     "cloudflare_function",

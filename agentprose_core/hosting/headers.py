@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from urllib.parse import quote
 
 from agentprose_core.hosting.links import LinkRule, link_rules
-from agentprose_core.serve.paths import SAFE, normalize_base_path
+from agentprose_core.sitepaths import SAFE, normalize_base_path
 
 __all__ = ["cloudflare_headers", "netlify_headers"]
 

@@ -15,7 +15,7 @@ from urllib.parse import quote
 from agentprose_core.agents import link_header, not_found_markdown
 from agentprose_core.errors import InputError
 from agentprose_core.model import INDEX_NAME, LLMS_NAME
-from agentprose_core.serve.paths import SAFE
+from agentprose_core.sitepaths import SAFE
 
 __all__ = ["UNSAFE", "LinkRule", "link_rules", "normalize_scopes"]
 

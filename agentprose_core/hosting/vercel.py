@@ -11,7 +11,7 @@ from agentprose_core.agents import VARY_AGENTS, agent_pattern, crawler_pattern, 
 from agentprose_core.hosting.accept import ACCEPT_RULES, regex_escape
 from agentprose_core.hosting.common import template_views
 from agentprose_core.hosting.links import link_rules
-from agentprose_core.serve.paths import SAFE, WELL_KNOWN, normalize_base_path
+from agentprose_core.sitepaths import SAFE, WELL_KNOWN, normalize_base_path
 
 __all__ = ["vercel_json"]
 
@@ -76,7 +76,7 @@ def _vercel_links(base: str, llms_scopes: Iterable[str], index: bool) -> list[di
 
 def _vercel_hidden(base: str) -> str:
     """A route's ``src`` for a hidden file below the base (:func:`hidden
-    <agentprose_core.serve.paths.hidden>`), first so no route answers its view: a dot
+    <agentprose_core.sitepaths.hidden>`), first so no route answers its view: a dot
     spelt ``%2e`` counts too, whether or not the path is decoded before it is matched."""
     dot = r"(?:\.|%2[eE])"
     well_known = regex_escape(WELL_KNOWN[1:])

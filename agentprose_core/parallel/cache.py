@@ -143,7 +143,8 @@ def convert_cached(
     cache: ConversionCache | None,
     site: str | None = None,
 ) -> Conversion:
-    """:func:`~agentprose_core.convert.fragment.convert_fragment` through the cache, when there is one.
+    """:func:`~agentprose_core.convert.fragment.convert_fragment` through the cache,
+    when there is one.
 
     ``source_markdown`` is the page's Markdown source, if it has one: the languages of
     its fenced code blocks. ``site`` is :func:`site_digest` of ``site_map``, computed

@@ -10,7 +10,7 @@ tested without a network.
   ``..``, or holds ``/``, ``\\``, NUL or a control character, is a ``400``; a path that
   resolves (symlinks included) outside the site directory is a ``404``. The query is
   ignored.
-- Hidden files (:func:`~agentprose_core.serve.paths.hidden`: ``.git/``, ``.env``) are
+- Hidden files (:func:`~agentprose_core.sitepaths.hidden`: ``.git/``, ``.env``) are
   never served, however they are reached: the URL, a page's view, a folder's index, or a
   symbolic link to them or named like them. They answer ``404``, as if absent.
 - Validators: a strong ``ETag`` (a hash of the media type and the bytes, so a page's HTML
@@ -51,19 +51,19 @@ from urllib.parse import quote
 from agentprose_core.agents import VARY_AGENTS, is_agent, link_header, not_found_markdown
 from agentprose_core.model import INDEX_NAME, LLMS_NAME
 from agentprose_core.serve.negotiate import choose
-from agentprose_core.serve.paths import (
+from agentprose_core.serve.validators import (
+    INLINE_LIMIT,
+    etag_matches,
+    http_date,
+    validated,
+)
+from agentprose_core.sitepaths import (
     SAFE,
     Target,
     hidden,
     map_target,
     url_path,
     view_candidates,
-)
-from agentprose_core.serve.validators import (
-    INLINE_LIMIT,
-    etag_matches,
-    http_date,
-    validated,
 )
 from agentprose_core.urls import INDEX_NAMES
 

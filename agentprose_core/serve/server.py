@@ -30,7 +30,7 @@ from agentprose_core import __version__
 from agentprose_core.errors import InputError
 from agentprose_core.serve.answers import Request, Response, Site, respond
 from agentprose_core.serve.heads import HeadGate
-from agentprose_core.serve.paths import SAFE, normalize_base_path
+from agentprose_core.sitepaths import SAFE, normalize_base_path
 
 __all__ = ["TIMEOUT", "WORKERS", "PreviewServer", "make_server", "run_server", "serve_forever"]
 
