@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator
 from llms_txt import parse_llms_file
 from ruamel.yaml import YAML
 
-from agentprose_core.check.text import body_top_links, head_links
+from agentprose_core.reading.text import body_top_links, head_links
 from agentprose_core.render.index import load_schema
 
 KEYS = ("title", "canonical", "modified", "published", "author", "lang", "prev", "next")

@@ -18,11 +18,11 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from agentprose_core.check.checker import RULES, check_site_dir, check_target, check_url
-from agentprose_core.check.client import HttpRequest, HttpResponse, urllib_fetch
 from agentprose_core.check.schema_subset import KEYWORDS, SchemaSubsetError, validate
-from agentprose_core.check.text import parse_llms_txt, parse_view
 from agentprose_core.errors import InputError
 from agentprose_core.postbuild import build_site
+from agentprose_core.reading.fetch import HttpRequest, HttpResponse, urllib_fetch
+from agentprose_core.reading.text import parse_llms_txt, parse_view
 from agentprose_core.render.bodyhint import without_hint
 from agentprose_core.render.index import load_schema
 from agentprose_core.settings import Settings
@@ -684,7 +684,7 @@ def test_a_dripping_server_is_cut_off_at_the_whole_request_deadline() -> None:
     import socket
     import threading
 
-    from agentprose_core.check.client import HttpRequest, urllib_fetch
+    from agentprose_core.reading.fetch import HttpRequest, urllib_fetch
 
     listener = socket.create_server(("127.0.0.1", 0))
     stop = threading.Event()

@@ -24,9 +24,9 @@ from agentprose_core.check import http as checks_http
 from agentprose_core.check import report as check_report
 from agentprose_core.check import roundtrip as check_roundtrip
 from agentprose_core.check import rules as check_rules
-from agentprose_core.check import text as check_text
 from agentprose_core.check.report import RULES
 from agentprose_core.model import PageRecord
+from agentprose_core.reading import text as check_text
 from agentprose_core.render.index import load_schema
 from agentprose_core.render.view import render_front_matter
 from agentprose_core.settings import VIEW_LAYOUTS

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from agentprose_core.check.text import parse_view
 from agentprose_core.cli import main as cli
 from agentprose_core.mcp import tools
 from agentprose_core.mcp.search import Document, SearchIndex, best_passage
 from agentprose_core.mcp.site import IndexProblem, LoadedSite, Post, site_from_index
 from agentprose_core.mcp.sources import FolderSource, UrlSource
+from agentprose_core.reading.text import parse_view
 
 ROOT = Path(__file__).resolve().parent.parent
 

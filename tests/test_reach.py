@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from llms_txt import parse_llms_file
 
-from agentprose_core.check.text import parse_view
 from agentprose_core.model import PageRecord, SiteRecord
 from agentprose_core.output.publish import SECTION_FULL_MIN_CHARS, publish
+from agentprose_core.reading.text import parse_view
 from agentprose_core.records.scopes import (
     PlacedPage,
     covering_scope,

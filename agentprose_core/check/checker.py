@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from agentprose_core.check.client import MAX_BODY, HttpRequest, HttpResponse, urllib_fetch
 from agentprose_core.check.http import check_url
 from agentprose_core.check.report import RULES, Problem, Report, Rule
 from agentprose_core.check.rules import (
@@ -29,6 +28,7 @@ from agentprose_core.check.rules import (
 )
 from agentprose_core.errors import InputError
 from agentprose_core.model import INDEX_NAME
+from agentprose_core.reading.fetch import MAX_BODY, HttpRequest, HttpResponse, urllib_fetch
 from agentprose_core.urls import base_url_of, output_path
 
 __all__ = [

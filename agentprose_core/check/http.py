@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from agentprose_core.check.client import Client, Fetch, HttpResponse, urllib_fetch
+from agentprose_core.check.client import Client
 from agentprose_core.check.report import Report
 from agentprose_core.check.rules import (
     SHARED_CHECKS,
@@ -30,9 +30,10 @@ from agentprose_core.check.rules import (
     same_origin,
     text_of,
 )
-from agentprose_core.check.text import head_links
 from agentprose_core.errors import InputError
 from agentprose_core.model import INDEX_NAME
+from agentprose_core.reading.fetch import Fetch, HttpResponse, urllib_fetch
+from agentprose_core.reading.text import head_links
 from agentprose_core.records.scopes import covering_scope
 from agentprose_core.urls import base_url_of, page_key
 

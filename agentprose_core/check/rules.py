@@ -19,7 +19,7 @@ from urllib.parse import urljoin, urlsplit
 
 from agentprose_core.check.roundtrip import roundtrip_findings
 from agentprose_core.check.schema_subset import validate
-from agentprose_core.check.text import (
+from agentprose_core.reading.text import (
     body_top_links,
     head_links,
     linked_llms_files,
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from agentprose_core.check.report import Report
-    from agentprose_core.check.text import Finding, LlmsFile, View
+    from agentprose_core.reading.text import Finding, LlmsFile, View
 
 __all__ = [
     "SHARED_CHECKS",

@@ -3,8 +3,9 @@
 A :class:`UrlSource` fetches only URLs on the origin it was given (same-origin
 redirects are followed, up to five; any other URL is refused, so the server is never
 a proxy), each within a whole-request deadline and a size cap
-(``check.client.MAX_BODY``), and each tool call within :data:`CALL_REQUESTS` requests
-and :data:`CALL_SECONDS` seconds (:meth:`UrlSource.begin_call`). A
+(:data:`~agentprose_core.reading.fetch.MAX_BODY`), and each tool call within
+:data:`CALL_REQUESTS` requests and :data:`CALL_SECONDS` seconds
+(:meth:`UrlSource.begin_call`). A
 :class:`FolderSource` reads only files inside its folder.
 """
 
@@ -20,10 +21,10 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urljoin, urlsplit
 
-from agentprose_core.check.client import HttpRequest, HttpResponse, urllib_fetch
-from agentprose_core.check.text import head_links
 from agentprose_core.mcp.site import IndexProblem, LoadedSite, Post, parts_of, site_from_index
 from agentprose_core.model import INDEX_NAME
+from agentprose_core.reading.fetch import HttpRequest, HttpResponse, urllib_fetch
+from agentprose_core.reading.text import head_links
 
 __all__ = ["CallLimit", "FolderSource", "Loaded", "Source", "UrlSource", "source_for"]
 
