@@ -34,7 +34,8 @@ def _config_option(option: Option) -> base.BaseConfigOption[Any]:
     return _typed(option.kinds[0], option.written_default)
 
 
-class _CoreOptions(base.Config):
+# MkDocs' Config.__init_subclass__ is untyped: the one call mypy strict cannot check.
+class _CoreOptions(base.Config):  # type: ignore[no-untyped-call]
     """Gives a subclass every core option it does not declare itself, in the core's
     order, before MkDocs' ``Config`` makes the schema from the class."""
 
@@ -42,7 +43,7 @@ class _CoreOptions(base.Config):
         for option in options():
             if option.name not in vars(cls):
                 setattr(cls, option.name, _config_option(option))
-        super().__init_subclass__()
+        super().__init_subclass__()  # type: ignore[no-untyped-call]
 
 
 class AgentproseConfig(_CoreOptions):

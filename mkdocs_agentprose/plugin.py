@@ -140,7 +140,7 @@ def _tool() -> str:
     return sys.modules["mkdocs"].__name__ if "mkdocs" in sys.modules else "mkdocs"
 
 
-class AgentprosePlugin(BasePlugin[AgentproseConfig]):
+class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped-call]
     """Agent views, ``agentprose.json``, ``llms.txt`` and discovery links for MkDocs."""
 
     supports_multiple_instances = False
