@@ -25,6 +25,7 @@ from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError, ConfigError, InputError, OutputError
 from agentprose_core.model import Heading, PageRecord, SiteRecord
 from agentprose_core.settings import Settings, settings_from_mapping
+from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
     from agentprose_core.convert.fragment import convert_fragment
@@ -32,8 +33,6 @@ if TYPE_CHECKING:
     from agentprose_core.postbuild import build_site
     from agentprose_core.records.site import build_records
 
-# The one place the version is written: pyproject.toml reads it from here.
-__version__ = "0.1.0"
 
 __all__ = [
     "AgentproseError",

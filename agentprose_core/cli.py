@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agentprose_core import __version__
 from agentprose_core.errors import AgentproseError
 from agentprose_core.settings import ENGINES, VIEW_LAYOUTS, settings_from_mapping
+from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

@@ -15,7 +15,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agentprose_core import __version__
 from agentprose_core.convert.fences import SourceFence, fences_of
 from agentprose_core.convert.fragment import Conversion, convert_element, convert_fragment
 from agentprose_core.convert.tree import Element, detached
@@ -61,6 +60,7 @@ from agentprose_core.urls import (
     site_map,
     view_collisions,
 )
+from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence

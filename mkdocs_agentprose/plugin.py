@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
-from agentprose_core import __version__
 from agentprose_core.diagnostics import Diagnostic, audible
 from agentprose_core.errors import AgentproseError, ConfigError
 from agentprose_core.files import update_in_place
@@ -56,6 +55,7 @@ from agentprose_core.records.store import PageStore
 from agentprose_core.render.decorate import INJECTED_MARK, decorate_text, redecorate_page
 from agentprose_core.settings import Settings, settings_from_mapping
 from agentprose_core.urls import base_url_of, site_map
+from agentprose_core.version import __version__
 
 from .config import AgentproseConfig
 

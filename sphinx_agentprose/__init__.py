@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agentprose_core import __version__
+from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

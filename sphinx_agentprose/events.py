@@ -29,7 +29,6 @@ from urllib.parse import quote, unquote
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
-from agentprose_core import __version__
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
 from agentprose_core.lang import normalize_lang
@@ -52,6 +51,7 @@ from agentprose_core.records.site import (
 )
 from agentprose_core.records.store import RecordStore
 from agentprose_core.urls import page_key
+from agentprose_core.version import __version__
 
 from .blogs import listing_pages, page_metadata
 from .builders import skip_reason

@@ -12,13 +12,13 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from agentprose_core import __version__
 from agentprose_core.errors import InputError
 from agentprose_core.mcp import tools
 from agentprose_core.mcp.search import Document, SearchIndex
 from agentprose_core.mcp.site import IndexProblem, LoadedSite, Post
 from agentprose_core.mcp.sources import CallLimit, Source, source_for
 from agentprose_core.reading.text import parse_view
+from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
     from collections.abc import Callable

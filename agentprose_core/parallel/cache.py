@@ -17,12 +17,12 @@ import time
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from agentprose_core import __version__
 from agentprose_core.convert.fences import fences_of
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import OutputError
 from agentprose_core.files import write_atomic
 from agentprose_core.model import Conversion, Heading
+from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

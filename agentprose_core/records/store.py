@@ -27,10 +27,10 @@ import itertools
 import pickle
 from typing import TYPE_CHECKING
 
-from agentprose_core import __version__
 from agentprose_core.errors import AgentproseError
 from agentprose_core.files import write_atomic
 from agentprose_core.records.page import record_from_json, record_to_json
+from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping

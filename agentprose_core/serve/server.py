@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from agentprose_core import __version__
 from agentprose_core.errors import InputError
 from agentprose_core.serve.answers import Request, Response, Site, respond
 from agentprose_core.serve.heads import HeadGate
 from agentprose_core.sitepaths import SAFE, normalize_base_path
+from agentprose_core.version import __version__
 
 __all__ = ["TIMEOUT", "WORKERS", "PreviewServer", "make_server", "run_server", "serve_forever"]
 

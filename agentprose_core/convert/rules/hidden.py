@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Protocol
 
-if TYPE_CHECKING:  # not imported: the tree module reads markup with this one's rule
-    from agentprose_core.convert.tree import Element
+if TYPE_CHECKING:  # lxml's, not the tree module's alias: tree reads markup with this rule
+    from lxml.etree import _Element as Element
 
 __all__ = [
     "INVISIBLE_TAGS", "TAB_PANEL_CLASSES", "Attributes", "hidden_by_attributes",
