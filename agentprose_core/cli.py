@@ -151,8 +151,8 @@ def _build(args: argparse.Namespace) -> int:
         "preprocess": args.preprocess,
     })
     # Each command imports what it runs.
+    from agentprose_core.build.postbuild import build_site
     from agentprose_core.extract.builtsite import find_pages
-    from agentprose_core.postbuild import build_site
 
     progress = _Bar() if sys.stderr.isatty() and not args.quiet and len(
         find_pages(args.site_dir, args.exclude)) >= _PROGRESS_FROM else None

@@ -6,12 +6,14 @@ assemble the site files at the end.
   the worker for a serial build of more than 4 pages (a rebuild's starts earlier, at
   ``env-get-outdated``, when it reads more than 4 pages again).
 - ``html-page-context`` (main or writer process): hand the page to the worker and put
-  a marker where its head tags go (main process, with a worker: :mod:`.deferred`), or
+  a marker where its head tags go (main process, with a worker:
+  :mod:`agentprose_core.build.deferred`), or
   convert it here; either way its agent view and record (JSON under the doctree dir)
-  are written and its head gets the ``<link>`` tags (:mod:`.pages`).
+  are written and its head gets the ``<link>`` tags
+  (:mod:`agentprose_core.build.pagewise`).
 - ``html-collect-pages`` (main process, every page written, the pages other
   extensions generate too: it runs after theirs): the worker fills in the last heads
-  and starts on the site files (:mod:`agentprose_core.output.sitefiles`) while Sphinx finishes.
+  and starts on the site files (:mod:`agentprose_core.build.sitefiles`) while Sphinx finishes.
 - ``build-finished`` (main process): the worker's last answers, then the site files,
   from the worker or made now: load every page's record, the unchanged ones from
   earlier builds included, bring prev/next up to date, drop deleted pages, and write
@@ -29,28 +31,24 @@ from urllib.parse import quote, unquote
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
+from agentprose_core.build.deferred import DeferredPages, start_worker
+from agentprose_core.build.incremental import LastChanged, remember_head
+from agentprose_core.build.pagewise import (
+    ConversionCache,
+    HeadFill,
+    PageJob,
+    RecordStore,
+    SitePages,
+    marker,
+    read_metadata,
+    write_page,
+)
+from agentprose_core.build.plan import left_out_reason, plan_views
+from agentprose_core.build.sitefiles import ListingPage, SiteJob, finish_site, ours
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
 from agentprose_core.lang import normalize_lang
-from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME, SiteRecord
-from agentprose_core.output.deferred import DeferredPages
-from agentprose_core.output.pages import HeadFill, PageJob, SitePages, marker, write_page
-from agentprose_core.output.sitefiles import ListingPage, SiteJob, finish_site, ready
-from agentprose_core.parallel.cache import ConversionCache, site_digest
-from agentprose_core.parallel.policy import worker_count
-from agentprose_core.parallel.speculative import conversion_pool, warm_up
-from agentprose_core.records.dates import LastChanged
-from agentprose_core.records.metadata import opted_out, read_metadata
-from agentprose_core.records.page import neighbours
-from agentprose_core.records.scopes import PlacedPage, site_scopes
-from agentprose_core.records.site import (
-    exclusion,
-    is_source_excluded,
-    left_out_note,
-    site_views,
-)
-from agentprose_core.records.store import RecordStore
-from agentprose_core.urls import page_key
+from agentprose_core.model import SiteRecord
 from agentprose_core.version import __version__
 
 from .blogs import listing_pages, page_metadata
@@ -58,15 +56,15 @@ from .builders import skip_reason
 from .config import checked_base_url, checked_settings
 from .order import reading_order
 from .plan import Plan, plan_of
-from .refresh import content_files, media_files, outdated_pages, page_modified, remember_head
+from .refresh import content_files, media_files, outdated_pages, page_modified
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator
 
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
 
-    from agentprose_core.output.deferred import Note
+    from agentprose_core.build.deferred import Note
 
 __all__ = [
     "build_finished",
@@ -92,6 +90,7 @@ def _log(diagnostics: Iterable[Diagnostic], docname: str | None = None) -> None:
 
 
 def builder_inited(app: Sphinx) -> None:
+    """Start a plan when this builder writes views (html, dirhtml) and the options hold."""
     settings = checked_settings(app)  # a mistake was reported at config-inited
     if settings is None or not settings.enabled:
         return
@@ -110,12 +109,7 @@ def builder_inited(app: Sphinx) -> None:
 
 
 def _start_worker(plan: Plan, pages: int) -> None:
-    # One worker: Sphinx's writer hands it the pages in order (-j N writes in forked
-    # processes, which convert themselves).
-    plan.pool = conversion_pool(worker_count(pages, enabled=plan.settings.workers, most=1))
-    if plan.pool is not None:
-        plan.pool.broadcast(warm_up, plan.settings.converter)
-        plan.pool.broadcast(ready)
+    plan.pool = start_worker(plan.settings, pages)
 
 
 def _page_url(app: Sphinx, plan: Plan, docname: str) -> str:
@@ -128,40 +122,26 @@ def _source(env: BuildEnvironment, docname: str) -> str:
     return str(env.doc2path(docname, False))
 
 
-def _left_out(env: BuildEnvironment, docname: str, patterns: Sequence[str]) -> str | None:
-    """Why the document gets no view, or None. Asked of every document of every build:
-    the metadata read in full, and the source path, only for those left out."""
-    meta = env.metadata.get(docname)
-    if opted_out(meta):
-        return exclusion(read_metadata(meta, location=docname), "", ()) or "a redirect"
-    if patterns and is_source_excluded(_source(env, docname), patterns):
-        return "exclude"
-    return None
+def _left_out(env: BuildEnvironment, docname: str, plan: Plan) -> str | None:
+    """Why the document gets no view, or None."""
+    return left_out_reason(env.metadata.get(docname), lambda: _source(env, docname),
+                           patterns=plan.settings.exclude, location=docname)
 
 
 def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
+    """Every document is read: plan the views, start dating the pages, and the worker."""
     plan = plan_of(app)
     if plan is None:
         return []
     plan.order = reading_order(env, app.config.root_doc)
     plan.listings = listing_pages(app)
     _plan_views(app, env, plan)
-    if plan.last_changed is not None:  # one git pass for the pages' files outside srcdir
-        srcdir = Path(app.srcdir)
-        plan.media = media_files(env)
-        plan.last_changed.expect(srcdir / dependency for doc in plan.views
-                                 for dependency in content_files(env, doc, plan.media))
-        # A first build dates every page: git reads the history while Sphinx pickles the
-        # environment. Not beside -j, whose writers are forked (a fork has no thread).
-        if not plan.rebuild and app.parallel <= 1:
-            plan.last_changed.start()
+    _start_dating(app, env, plan)
     if plan.settings.cache:
         plan.cache = ConversionCache(_cache_dir(app))
-    plan.pages = SitePages(
-        outdir=Path(app.outdir), base_url=plan.base_url, settings=plan.settings,
-        site=_site(app, plan), site_map=plan.site_map, site_digest=site_digest(plan.site_map),
-        cache=plan.cache, records=plan.records,
-    )
+    plan.pages = SitePages.of(Path(app.outdir), base_url=plan.base_url, settings=plan.settings,
+                              site=_site(app, plan), site_map=plan.site_map,
+                              cache=plan.cache, records=plan.records)
     # A first build that writes serially leaves a CPU idle, if there is one: the worker
     # converts there.
     if plan.pool is None and not plan.rebuild and app.parallel <= 1:
@@ -172,28 +152,38 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
     return []
 
 
+def _start_dating(app: Sphinx, env: BuildEnvironment, plan: Plan) -> None:
+    """Name the files the pages' dates come from: one git pass covers those outside
+    the source folder too."""
+    if plan.last_changed is None:
+        return
+    srcdir = Path(app.srcdir)
+    plan.media = media_files(env)
+    plan.last_changed.expect(srcdir / dependency for doc in plan.views
+                             for dependency in content_files(env, doc, plan.media))
+    # A first build dates every page: git reads the history while Sphinx pickles the
+    # environment. Not beside -j, whose writers are forked (a fork has no thread).
+    if not plan.rebuild and app.parallel <= 1:
+        plan.last_changed.start()
+
+
 def _plan_views(app: Sphinx, env: BuildEnvironment, plan: Plan) -> None:
     """Which documents (and generated listings) get a view, the site map, and prev/next
     in toctree order."""
-    every = {docname: _page_url(app, plan, docname)
-             for docname in (*plan.order.docs, *plan.listings)}
-    reasons = {docname: why for docname in every
-               if (why := _left_out(env, docname, plan.settings.exclude)) is not None}
-    urls = {docname: url for docname, url in every.items() if docname not in reasons}
-    left_out = [url for docname, url in every.items() if docname in reasons]
+    urls = {docname: _page_url(app, plan, docname)
+            for docname in (*plan.order.docs, *plan.listings)}
+    reasons = {docname: why for docname in urls
+               if (why := _left_out(env, docname, plan)) is not None}
     try:
-        plan.site_map, notes = site_views(list(urls.values()), left_out, plan.base_url,
-                                          plan.settings.view_layout)
+        planned = plan_views(urls, reasons, sources={doc: _source(env, doc) for doc in reasons},
+                             nav=plan.order.docs, in_nav=plan.order.in_toctree,
+                             sections=plan.order.sections, base_url=plan.base_url,
+                             settings=plan.settings)
     except AgentproseError as error:
         raise ExtensionError(f"agentprose: {error}") from error
-    _log([*notes, *left_out_note({_source(env, doc): why for doc, why in reasons.items()})])
-    plan.views = {docname: plan.site_map[page_key(url)] for docname, url in urls.items()}
-    listed = [doc for doc in plan.order.docs if doc in urls and doc in plan.order.in_toctree]
-    around = neighbours([urls[doc] for doc in listed])
-    plan.neighbours = {doc: around[urls[doc]] for doc in listed}
-    placed = [PlacedPage(urls[doc], plan.order.sections.get(doc, ()), doc in plan.order.in_toctree)
-              for doc in every if doc in urls]
-    plan.scopes = site_scopes(placed, plan.base_url, plan.settings)
+    _log(planned.diagnostics)
+    plan.site_map, plan.views = planned.site_map, planned.views
+    plan.neighbours, plan.scopes = planned.neighbours, planned.scopes
 
 
 def _cache_dir(app: Sphinx) -> Path:
@@ -202,6 +192,7 @@ def _cache_dir(app: Sphinx) -> Path:
 
 def env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
                      removed: set[str]) -> list[str]:
+    """The documents to read again though their files did not change."""
     # Pages whose view links one removed, or whose date a commit moved: Sphinx reads
     # and writes them again, as if they had changed.
     plan = plan_of(app)
@@ -233,6 +224,7 @@ def _job(app: Sphinx, plan: Plan, docname: str, context: dict[str, Any]) -> Page
 
 
 def doctree_resolved(app: Sphinx, doctree: Any, docname: str) -> None:
+    """Note that this build writes ``docname``."""
     # In Sphinx's process for every document it writes, -j included (writer processes
     # get resolved doctrees): which pages are written is known only by then.
     plan = plan_of(app)
@@ -243,6 +235,7 @@ def doctree_resolved(app: Sphinx, doctree: Any, docname: str) -> None:
 def html_page_context(
     app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
+    """Write the page's view and record (here, or in the worker) and add its head tags."""
     plan = plan_of(app)
     if plan is None or pagename not in plan.views:
         return
@@ -308,6 +301,7 @@ def _site(app: Sphinx, plan: Plan) -> SiteRecord:
 
 
 def html_collect_pages(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """Generate no page; once every page is written, start on the site files."""
     # Sphinx writes the pages of each extension's handler in turn, and this one's
     # last (priority 900): when the generator runs, every page is written, ablog's
     # listings too. The worker fills in the last heads, then writes the site files
@@ -322,6 +316,7 @@ def html_collect_pages(app: Sphinx) -> Iterator[tuple[str, dict[str, Any], str]]
 
 
 def build_finished(app: Sphinx, exception: BaseException | None) -> None:
+    """Write the site files (or take the worker's) and stop the worker."""
     plan = plan_of(app)
     if plan is None:
         return
@@ -334,7 +329,7 @@ def build_finished(app: Sphinx, exception: BaseException | None) -> None:
         if exception is None:
             notes = _site_files(app, plan)
             _log(notes + (plan.last_changed.notes() if plan.last_changed else []))
-            remember_head(plan)
+            remember_head(plan.records, plan.last_changed)
     finally:
         plan.pool = plan.deferred = None
         if pool is not None:
@@ -379,15 +374,9 @@ def _site_job(app: Sphinx, plan: Plan) -> SiteJob:
 def _extra_files_clash(app: Sphinx, plan: Plan) -> bool:
     """True when ``html_extra_path`` holds a file Sphinx would copy over one of ours
     after ``html-collect-pages``: then ours are written at ``build-finished``, last."""
-    if not app.config.html_extra_path:
-        return False
-    # Imported here, not with the extension: 16 ms of every build (an HTTP server's).
-    from agentprose_core.hosting.servers import host_files
-
-    ours = {INDEX_NAME, LLMS_NAME, LLMS_FULL_NAME, *host_files(plan.settings.host)}
     for extra in app.config.html_extra_path:
         folder = Path(app.confdir) / extra
-        names = {path.name for path in folder.iterdir()} if folder.is_dir() else {folder.name}
-        if names & ours:
+        names = [path.name for path in folder.iterdir()] if folder.is_dir() else [folder.name]
+        if ours(names, plan.settings):
             return True
     return False

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agentprose_core.records.includes import documented_rst_modules, summarized_modules
+from agentprose_core.build.incremental import documented_rst_modules, summarized_modules
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx

@@ -11,13 +11,10 @@ from .order import ReadingOrder
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-    from agentprose_core.output.deferred import DeferredPages
-    from agentprose_core.output.pages import SitePages
-    from agentprose_core.output.sitefiles import ListingPage
-    from agentprose_core.parallel.cache import ConversionCache
-    from agentprose_core.parallel.pool import WorkerPool
-    from agentprose_core.records.dates import LastChanged
-    from agentprose_core.records.store import RecordStore
+    from agentprose_core.build.deferred import DeferredPages, WorkerPool
+    from agentprose_core.build.incremental import LastChanged
+    from agentprose_core.build.pagewise import ConversionCache, RecordStore, SitePages
+    from agentprose_core.build.sitefiles import ListingPage
     from agentprose_core.settings import Settings
 
     from .generated import GeneratedApi

@@ -14,9 +14,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agentprose_core.records.includes import content_dependencies
-from agentprose_core.records.metadata import read_metadata
-from agentprose_core.records.page import out_of_date
+from agentprose_core.build.incremental import content_dependencies, outdated_documents
+from agentprose_core.build.pagewise import read_metadata
 
 from .blogs import page_metadata
 from .generated import generated_api
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
 
     from .plan import Plan
 
-__all__ = ["content_files", "media_files", "outdated_pages", "page_modified", "remember_head"]
+__all__ = ["content_files", "media_files", "outdated_pages", "page_modified"]
 
 
 def page_modified(app: Sphinx, plan: Plan, docname: str) -> str:
@@ -75,24 +74,10 @@ def outdated_pages(app: Sphinx, plan: Plan, env: BuildEnvironment,
                    changed: Collection[str], removed: Collection[str]) -> list[str]:
     """The documents Sphinx would leave as they are whose views are out of date."""
     assert plan.last_changed is not None  # made at builder-inited
-    moved = plan.last_changed.head() != plan.records.last_head()
-    if not (removed or moved):
-        return []  # the usual rebuild: no record is read
-    known = plan.records.docnames()
-    if not known:
-        return []
-    records = plan.records.load_all(known)
-    gone = {records[doc].markdown_url for doc in removed if doc in records}
-    unchanged = {doc: record for doc, record in records.items()
-                 if doc in env.all_docs and doc not in changed and doc not in removed}
 
     def now(docname: str) -> str:
         facts = read_metadata(page_metadata(app, docname), location=docname)
         return facts.modified or page_modified(app, plan, docname)
 
-    return out_of_date(unchanged, gone=gone, modified_now=now if moved else None)
-
-
-def remember_head(plan: Plan) -> None:
-    """After a build: the commit its pages were dated at."""
-    plan.records.keep_head(plan.last_changed.head() if plan.last_changed is not None else None)
+    return outdated_documents(plan.records, plan.last_changed, known=env.all_docs,
+                              changed=changed, removed=removed, modified_now=now)

@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from agentprose_core.agents import VARY_AGENTS
-from agentprose_core.postbuild import build_site
+from agentprose_core.build.postbuild import build_site
 from agentprose_core.settings import Settings
 
 __all__ = [

@@ -17,10 +17,10 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from jsonschema import Draft202012Validator
 
+from agentprose_core.build.postbuild import build_site
 from agentprose_core.check.checker import RULES, check_site_dir, check_target, check_url
 from agentprose_core.check.schema_subset import KEYWORDS, SchemaSubsetError, validate
 from agentprose_core.errors import InputError
-from agentprose_core.postbuild import build_site
 from agentprose_core.reading.fetch import HttpRequest, HttpResponse, urllib_fetch
 from agentprose_core.reading.text import parse_llms_txt, parse_view
 from agentprose_core.render.bodyhint import without_hint
@@ -618,8 +618,8 @@ def test_without_the_reference_parser_a_note_says_so(
 def test_cli_check_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import shutil
 
+    from agentprose_core.build.postbuild import build_site
     from agentprose_core.cli import main
-    from agentprose_core.postbuild import build_site
     from agentprose_core.settings import Settings
 
     site = tmp_path / "site"

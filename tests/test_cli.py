@@ -217,7 +217,7 @@ def test_dates_from_the_sources_git_history(tmp_path: Path) -> None:
 
 
 def test_caps_on_index_and_llms_full(site: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from agentprose_core.postbuild import build_site
+    from agentprose_core.build.postbuild import build_site
     from agentprose_core.settings import Settings
 
     result = build_site(site, base_url=BASE, settings=Settings(index_max_bytes=2000,
@@ -352,8 +352,8 @@ def test_config_command_finds_the_llms_txt_files(tmp_path: Path,
 @pytest.mark.parametrize(("host", "name"), [("netlify", "_headers"), ("cloudflare", "_headers"),
                                             ("apache", ".htaccess")])
 def test_host_setting_writes_the_hosts_file(site: Path, host: str, name: str) -> None:
+    from agentprose_core.build.postbuild import build_site
     from agentprose_core.hosting.servers import host_files
-    from agentprose_core.postbuild import build_site
     from agentprose_core.settings import Settings
 
     result = build_site(site, base_url=BASE, settings=Settings(host=host))
@@ -366,7 +366,7 @@ def test_host_setting_writes_the_hosts_file(site: Path, host: str, name: str) ->
 
 
 def test_unicode_spaces_and_foreign_canonical(site: Path) -> None:
-    from agentprose_core.postbuild import build_site
+    from agentprose_core.build.postbuild import build_site
     from agentprose_core.settings import Settings
 
     page = (site / "rock-pools.html").read_text(encoding="utf-8")
@@ -383,7 +383,7 @@ def test_unicode_spaces_and_foreign_canonical(site: Path) -> None:
 
 
 def test_a_page_and_a_folder_of_one_name_each_get_a_view(site: Path) -> None:
-    from agentprose_core.postbuild import build_site
+    from agentprose_core.build.postbuild import build_site
     from agentprose_core.settings import Settings
 
     page = (site / "rock-pools.html").read_text(encoding="utf-8")
@@ -401,7 +401,7 @@ def test_a_page_and_a_folder_of_one_name_each_get_a_view(site: Path) -> None:
 
 
 def test_index_cap_keeps_the_bodies_up_to_its_size(site: Path, tmp_path: Path) -> None:
-    from agentprose_core.postbuild import build_site
+    from agentprose_core.build.postbuild import build_site
     from agentprose_core.settings import Settings
 
     whole = tmp_path / "whole"
@@ -431,7 +431,7 @@ def _many_pages(root: Path, count: int = 50) -> Path:
 def test_progress_is_told_of_each_page_as_it_is_read_then_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: bool,
 ) -> None:
-    from agentprose_core.postbuild import build_site
+    from agentprose_core.build.postbuild import build_site
     from agentprose_core.settings import Settings
 
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # workers even on one CPU

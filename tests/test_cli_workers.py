@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from agentprose_core.build.postbuild import build_site
 from agentprose_core.convert.tree import to_html
 from agentprose_core.extract.page import LARGE_NAV, decode, parse_page, without_large_navs
 from agentprose_core.parallel.policy import MIN_PAGES
-from agentprose_core.postbuild import build_site
 from agentprose_core.settings import Settings
 
 from .outputs import check_site

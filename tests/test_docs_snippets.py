@@ -43,7 +43,9 @@ def _hook_source() -> str:
 
 
 YAML = _snippets("yaml", "plugins:")
-PYTHON = [s for s in _snippets("python", "") if "extensions" in s[1] or "agentprose_" in s[1]]
+API = _snippets("python", "from agentprose_core import")
+PYTHON = [s for s in _snippets("python", "") if ("extensions" in s[1] or "agentprose_" in s[1])
+          and s not in API]
 SHELL = _snippets("sh", "agentprose build")
 
 
@@ -85,5 +87,15 @@ def test_cli_snippet_runs(tmp_path: Path, snippet: str, monkeypatch: pytest.Monk
     check_site(tmp_path / "site", "https://example.com/docs/")
 
 
+@pytest.mark.parametrize("snippet", [b for _, b in API], ids=[i for i, _ in API])
+def test_python_api_snippet_runs(tmp_path: Path, snippet: str,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "plain-site", tmp_path / "site")
+    (tmp_path / "docs").mkdir()
+    monkeypatch.chdir(tmp_path)
+    exec(compile(snippet, "python-api.md", "exec"), {})  # our own docs: the code they show
+    check_site(tmp_path / "site", "https://example.com/docs/")
+
+
 def test_every_setup_page_has_snippets() -> None:
-    assert len(YAML) >= 4 and len(PYTHON) >= 2 and len(SHELL) >= 2
+    assert len(YAML) >= 4 and len(PYTHON) >= 2 and len(SHELL) >= 2 and len(API) >= 1

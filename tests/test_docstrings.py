@@ -91,21 +91,27 @@ def test_the_scan_finds_references_at_all() -> None:
     assert count > 200
 
 
-def test_the_package_map_of_the_contributing_guide_is_current() -> None:
-    # issue 41: the map was written by hand and named packages that had moved
+def _docs_hook(name: str) -> ModuleType:
+    """A docs hook of docs/hooks/, loaded as MkDocs loads it (by path)."""
     import importlib.util
 
-    path = ROOT / "docs" / "hooks" / "packages.py"
-    spec = importlib.util.spec_from_file_location("docs_packages_hook", path)
+    spec = importlib.util.spec_from_file_location(f"docs_{name}_hook",
+                                                  ROOT / "docs" / "hooks" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     hook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hook)
+    assert f"\n  - docs/hooks/{name}.py\n" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    return hook
+
+
+def test_the_package_map_of_the_contributing_guide_is_current() -> None:
+    # issue 41: the map was written by hand and named packages that had moved
+    hook = _docs_hook("packages")
     page = (ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
     assert hook.refreshed(page, hook.BLOCK, hook.package_map()) == page, \
         "run: python docs/hooks/packages.py"
-    for folder in ("mcp/", "parallel/", "records/"):
+    for folder in ("mcp/", "parallel/", "records/", "build/"):
         assert f"\n  {folder}" in page
-    assert "\n  - docs/hooks/packages.py\n" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
 
 
 def test_the_changelog_has_one_section_until_a_version_is_tagged() -> None:
@@ -170,11 +176,21 @@ LONG_MODULES = {
     "agentprose_core/convert/rules/widgets.py": (413, ("admonitions, tabs, footnotes and "
                                                  "definition lists: footnotes to split out")),
     "agentprose_core/convert/normalize.py": (420, "the pass order of every rule"),
-    "agentprose_core/postbuild.py": (454, ("agentprose build's assembly: to move into "
-                                     "build/ (issue 41, item 1)")),
-    "mkdocs_agentprose/plugin.py": (561, ("the build session still lives in the glue "
-                                    "(issue 41, item 1)")),
+    "agentprose_core/build/postbuild.py": (454, ("agentprose build's assembly: reading the "
+                                           "built pages is to split from the records")),
 }
+
+
+def test_the_python_api_page_lists_what_the_facade_exports() -> None:
+    # issue 41: the facade is the API, and its page is generated from it
+    import agentprose_core
+
+    hook = _docs_hook("api")
+    page = (ROOT / "docs" / "python-api.md").read_text(encoding="utf-8")
+    assert hook.refreshed(page, hook.BLOCK, hook.api_reference()) == page, \
+        "run: python docs/hooks/api.py"
+    for name in agentprose_core.__all__:
+        assert f"### `{name}" in page, name
 
 
 def test_no_module_is_longer_than_the_rule_allows() -> None:

@@ -676,7 +676,7 @@ def test_the_content_tree_converts_as_its_html_would(path: Path) -> None:
 
 
 def test_agentprose_build_cleans_control_characters_as_a_plugin_does(tmp_path: Path) -> None:
-    from agentprose_core.postbuild import build_site
+    from agentprose_core.build.postbuild import build_site
     from agentprose_core.settings import Settings
 
     (tmp_path / "index.html").write_text(

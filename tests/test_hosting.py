@@ -379,7 +379,7 @@ def test_server_applies_the_accept_rules(sites: dict[str, Path], server: str) ->
 @pytest.fixture(scope="module")
 def layouts() -> Iterator[dict[str, Path]]:
     """The example site built with the other two view layouts."""
-    from agentprose_core.postbuild import build_site
+    from agentprose_core.build.postbuild import build_site
     from agentprose_core.settings import Settings
 
     from .http_cases import EXAMPLE, EXCLUDED

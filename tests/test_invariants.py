@@ -76,7 +76,7 @@ def test_a_token_one_engine_lost_is_spliced_from_the_other(
 
 
 def test_competing_llms_txt_plugins_are_named_with_what_to_do() -> None:
-    from agentprose_core.output.conflicts import competing_plugins
+    from agentprose_core.build.conflicts import competing_plugins
 
     notes = competing_plugins(["search", "llmstxt", "agentprose"], Settings())
     assert [note.code for note in notes] == ["llms-txt-conflict"]

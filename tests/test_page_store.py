@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from agentprose_core.records.site import CollectedPage
-from agentprose_core.records.store import PageStore
+from agentprose_core.build.assemble import CollectedPage
+from agentprose_core.build.pagestore import PageStore
 
 
 def _pages(count: int) -> dict[str, CollectedPage]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agentprose_core.output.release import release_freed_memory
+from agentprose_core.build.release import release_freed_memory
 
 GLIBC = sys.platform == "linux" and platform.libc_ver()[0] == "glibc"
 
@@ -17,7 +17,7 @@ GLIBC = sys.platform == "linux" and platform.libc_ver()[0] == "glibc"
 # live on (MkDocs' pages): the C heap cannot shrink from its top by itself.
 _FRAGMENTED_HEAP = """
 import os
-from agentprose_core.output.release import release_freed_memory
+from agentprose_core.build.release import release_freed_memory
 
 def rss():
     with open("/proc/self/statm") as statm:

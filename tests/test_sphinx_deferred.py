@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from agentprose_core.build.deferred import BACKLOG, DeferredPages
+from agentprose_core.build.pagewise import HeadFill, PageJob, SitePages, marker, write_page
 from agentprose_core.model import SiteRecord
-from agentprose_core.output.deferred import BACKLOG, DeferredPages
-from agentprose_core.output.pages import HeadFill, PageJob, SitePages, marker, write_page
 from agentprose_core.parallel.pool import WorkerPool
 from agentprose_core.records.metadata import PageFacts
 from agentprose_core.records.store import RecordStore

@@ -636,7 +636,7 @@ def test_the_worker_s_site_files_module_loads_without_sphinx() -> None:
     import subprocess
     import sys
 
-    code = "import sys, agentprose_core.output.sitefiles; print('sphinx' in sys.modules)"
+    code = "import sys, agentprose_core.build.sitefiles; print('sphinx' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.split() == ["False"]  # importing Sphinx costs the worker 0.1 s

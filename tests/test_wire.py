@@ -6,8 +6,9 @@ import dataclasses
 import pickle
 import sys
 
-from agentprose_core.output.pages import PageJob
-from agentprose_core.parallel.speculative import ListingTask, Task
+from agentprose_core.build.listings import ListingTask
+from agentprose_core.build.pagewise import PageJob
+from agentprose_core.parallel.speculative import Task
 from agentprose_core.parallel.wire import from_wire, to_wire
 from agentprose_core.records.metadata import PageFacts
 from agentprose_core.settings import Settings

@@ -34,15 +34,12 @@ if TYPE_CHECKING:
 __all__ = [
     "BackgroundConversions",
     "Build",
-    "ListingTask",
     "RecordingMap",
     "Speculative",
     "Task",
     "changed_keys",
     "conversion_pool",
-    "convert_listing",
     "convert_speculatively",
-    "listing_conversion",
     "warm_up",
 ]
 
@@ -140,43 +137,6 @@ def convert_speculatively(state: WorkerState, task: Task) -> Speculative:
     if task.key is not None and build.cache is not None:
         build.cache.put(task.key, conversion)
     return Speculative(conversion, frozenset(recorder.asked))
-
-
-@dataclass(frozen=True)
-class ListingTask(WiredTexts):
-    """A page that lists others, to convert from its themed HTML as written."""
-
-    wired = ("page_html",)
-
-    page_html: str
-    page_url: str
-    site_map: Mapping[str, str]
-    settings: Settings
-
-
-def listing_conversion(page_html: str, *, page_url: str, site_map: Mapping[str, str],
-                       settings: Settings) -> Conversion | None:
-    """The view of a page that lists others (a blog's index), from the themed page as
-    written; None when the page shows no content."""
-    # Imported here: lxml and the engine load where the conversion runs (a worker), not
-    # where records are put together.
-    from agentprose_core.convert.fragment import convert_element
-    from agentprose_core.convert.tree import detached
-    from agentprose_core.extract.page import parse_page, without_large_navs
-
-    # The site's navigation (most of a Material page) is left unparsed, and the content
-    # converted as the tree it is, as `agentprose build` reads a page.
-    content = parse_page(without_large_navs(page_html), url=page_url).content
-    if content is None:
-        return None
-    return convert_element(detached(content), page_url=page_url, site_map=site_map,
-                           settings=settings)
-
-
-def convert_listing(state: WorkerState, task: ListingTask) -> Conversion | None:
-    """:func:`listing_conversion` in a worker."""
-    return listing_conversion(task.page_html, page_url=task.page_url,
-                              site_map=task.site_map, settings=task.settings)
 
 
 class BackgroundConversions:

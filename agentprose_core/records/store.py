@@ -12,12 +12,7 @@ parsed. (A digest, not the file's time and size: an edit can keep the size, and 
 file systems keep times to the second.) The pickle is written and read one record at a
 time, so that no second copy of every page's Markdown is ever in memory. It is written
 again only once an eighth of it is out of date: a one-page rebuild of a 1,000-page site
-would otherwise write 12 MB to spare itself parsing one record.
-
-:class:`PageStore`: the pages as the tool handed them over (content and metadata), in
-one pickle (MkDocs: in its cache folder), for a build that renders only some of them:
-the others are converted again from it with today's site map, nav and git dates.
-"""
+would otherwise write 12 MB to spare itself parsing one record."""
 
 from __future__ import annotations
 
@@ -33,21 +28,20 @@ from agentprose_core.records.page import record_from_json, record_to_json
 from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable
     from pathlib import Path
 
     from agentprose_core.model import PageRecord
-    from agentprose_core.records.site import CollectedPage
 
-__all__ = ["PageStore", "RecordStore"]
+__all__ = ["UNREADABLE", "RecordStore"]
 
 _MEMO = "records.pickle"
 _HEAD = "git-head"
 _SITE_FILES = "site-files"
 _HEADER = ("agentprose records", __version__)
-_PAGES_HEADER = ("agentprose pages", __version__)
-_UNREADABLE = (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
+UNREADABLE = (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
                IndexError, TypeError, ValueError)
+"""What reading a pickle another build wrote may raise: the file is then not used."""
 
 
 class RecordStore:
@@ -133,7 +127,7 @@ class RecordStore:
         memo: dict[str, tuple[bytes, PageRecord]] = {}
         # Missing, cut short, or written by another version: what was read is still
         # good (each entry's digest is checked against its file), the rest is parsed.
-        with contextlib.suppress(*_UNREADABLE), (self.directory / _MEMO).open("rb") as handle:
+        with contextlib.suppress(*UNREADABLE), (self.directory / _MEMO).open("rb") as handle:
             if pickle.load(handle) != _HEADER:
                 return {}
             while True:
@@ -148,38 +142,3 @@ class RecordStore:
         # The memo only saves time: without it the next build parses every record again.
         with contextlib.suppress(AgentproseError):
             write_atomic(self.directory / _MEMO, chunks)
-
-
-class PageStore:
-    """The pages of the last complete build, by the tool's name for them, in one file."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def load(self) -> dict[str, CollectedPage]:
-        """The pages kept; none when there is no file, a file cut short, or one another
-        version wrote."""
-        pages: dict[str, CollectedPage] = {}
-        with contextlib.suppress(*_UNREADABLE), self.path.open("rb") as handle:
-            if pickle.load(handle) != _PAGES_HEADER:
-                return {}
-            while (entry := pickle.load(handle)) is not None:
-                name, page = entry
-                pages[name] = page
-            return pages
-        return {}
-
-    def save(self, pages: Mapping[str, CollectedPage]) -> bool:
-        """Keep ``pages`` for the next build, one at a time (no second copy of every
-        page's HTML in memory); False when they can't be (front matter that does not
-        pickle, a full disk): that build then converts only what it renders."""
-        entries = itertools.chain([_PAGES_HEADER], pages.items(), [None])
-        chunks = (pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL) for entry in entries)
-        try:
-            write_atomic(self.path, chunks)
-        except (AgentproseError, pickle.PicklingError, TypeError, AttributeError,
-                RecursionError):
-            with contextlib.suppress(OSError):  # an older file would not match the site
-                self.path.unlink(missing_ok=True)
-            return False
-        return True

@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agentprose_core.build.conflicts import foreign_llms_files
 from agentprose_core.convert.fences import SourceFence, fences_of
 from agentprose_core.convert.fragment import Conversion, convert_element, convert_fragment
 from agentprose_core.convert.tree import Element, detached
@@ -31,7 +32,6 @@ from agentprose_core.extract.navorder import NavEntry, linked_order, rendered_na
 from agentprose_core.extract.page import decode, has_view, parse_page, without_large_navs
 from agentprose_core.files import update_in_place
 from agentprose_core.model import PageRecord, SiteRecord
-from agentprose_core.output.conflicts import foreign_llms_files
 from agentprose_core.output.publish import publish, write_view
 from agentprose_core.parallel.policy import worker_count
 from agentprose_core.parallel.pool import (
@@ -72,7 +72,7 @@ __all__ = ["BuildResult", "build_site"]
 
 @dataclass
 class BuildResult:
-    """What a build did, for the summary line and for tests."""
+    """What :func:`build_site` did: pages, bytes and files written, and what to say."""
 
     pages: int = 0
     bytes_written: int = 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from agentprose_core.output.pages import (
+from agentprose_core.build.pagewise import (
     HeadFill,
     PageJob,
     PageOutputs,
@@ -22,15 +22,18 @@ from agentprose_core.output.pages import (
     write_page,
     write_page_in_worker,
 )
-from agentprose_core.output.sitefiles import SiteJob, finish_site
+from agentprose_core.build.sitefiles import SiteJob, finish_site, ready
+from agentprose_core.parallel.policy import worker_count
+from agentprose_core.parallel.pool import WorkerPool
+from agentprose_core.parallel.speculative import conversion_pool, warm_up
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from agentprose_core.diagnostics import Diagnostic
-    from agentprose_core.parallel.pool import WorkerPool
+    from agentprose_core.settings import Settings
 
-__all__ = ["BACKLOG", "DeferredPages", "Note"]
+__all__ = ["BACKLOG", "DeferredPages", "Note", "WorkerPool", "start_worker"]
 
 BACKLOG = 64
 """Pages sent and not yet answered before Sphinx's process waits for the worker: a
@@ -38,6 +41,17 @@ worker slower than Sphinx (a slow ``preprocess`` hook) must not make the build h
 every page's HTML."""
 
 Note = tuple[str | None, "Diagnostic"]  # a docname, and what to tell the user about it
+
+
+def start_worker(settings: Settings, pages: int) -> WorkerPool | None:
+    """The one worker of a build that writes ``pages`` pages, if they pay for its start
+    (the tool writes the pages in order; ``-j N`` writes in forked processes, which
+    convert themselves), warming up while the tool reads."""
+    pool = conversion_pool(worker_count(pages, enabled=settings.workers, most=1))
+    if pool is not None:
+        pool.broadcast(warm_up, settings.converter)
+        pool.broadcast(ready)
+    return pool
 
 
 class DeferredPages:

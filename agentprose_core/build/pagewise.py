@@ -18,9 +18,11 @@ from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError, OutputError
 from agentprose_core.files import update_in_place
 from agentprose_core.output.publish import write_view
-from agentprose_core.parallel.cache import convert_cached
+from agentprose_core.parallel.cache import ConversionCache, convert_cached, site_digest
 from agentprose_core.parallel.wire import WiredTexts
+from agentprose_core.records.metadata import read_metadata
 from agentprose_core.records.page import make_record
+from agentprose_core.records.store import RecordStore
 from agentprose_core.render.decorate import head_additions
 
 if TYPE_CHECKING:
@@ -28,21 +30,22 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from agentprose_core.model import SiteRecord
-    from agentprose_core.parallel.cache import ConversionCache
     from agentprose_core.parallel.pool import WorkerState
     from agentprose_core.records.metadata import PageFacts
-    from agentprose_core.records.store import RecordStore
     from agentprose_core.settings import Settings
 
 
 __all__ = [
+    "ConversionCache",
     "HeadFill",
     "PageJob",
     "PageOutputs",
+    "RecordStore",
     "SitePages",
     "fill_head",
     "fill_written",
     "marker",
+    "read_metadata",
     "start_pages",
     "write_page",
     "write_page_in_worker",
@@ -61,6 +64,15 @@ class SitePages:
     site_digest: str
     cache: ConversionCache | None
     records: RecordStore
+
+    @classmethod
+    def of(cls, outdir: Path, *, base_url: str, settings: Settings, site: SiteRecord,
+           site_map: Mapping[str, str], cache: ConversionCache | None,
+           records: RecordStore) -> SitePages:
+        """What the pages of a build converted with ``site_map`` share."""
+        return cls(outdir=outdir, base_url=base_url, settings=settings, site=site,
+                   site_map=site_map, site_digest=site_digest(site_map), cache=cache,
+                   records=records)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,400 @@
+"""A collect-then-assemble build (MkDocs'): the tool hands over every page as it renders
+it, the site is assembled once every page's front matter is known, and the pages are
+written afterwards, each with its head tags; the site files come last.
+
+:class:`CollectingBuild` is the state of such a build and what a serve session keeps
+across its builds (the worker pool, the last build's pages). The plugin turns the
+tool's objects into values (a :class:`~agentprose_core.build.assemble.CollectedPage`,
+URLs, paths) and calls it at each step:
+
+1. :meth:`CollectingBuild.configure` (the settings, once per build);
+2. :meth:`CollectingBuild.plan` (the site's pages and nav: workers and git start);
+3. :meth:`CollectingBuild.collect` (each rendered page, handed to a worker);
+4. :meth:`CollectingBuild.assemble` (every page's HTML as other plugins left it, and
+   the pages a dirty build did not render: the records);
+5. :meth:`CollectingBuild.decorate` (each written page: its head tags; a listing page
+   is converted from what the theme wrote);
+6. :meth:`CollectingBuild.publish` (the views and the site files).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from agentprose_core.build.assemble import (
+    Assembled,
+    CollectedPage,
+    SiteSources,
+    build_records,
+    with_listed,
+)
+from agentprose_core.build.listings import (
+    FAILED,
+    ListingTask,
+    SentListing,
+    SentListings,
+    listing_record,
+    with_listing,
+)
+from agentprose_core.build.pagestore import PageStore
+from agentprose_core.diagnostics import Diagnostic
+from agentprose_core.errors import AgentproseError
+from agentprose_core.files import update_in_place
+from agentprose_core.model import Conversion, SiteRecord
+from agentprose_core.output.publish import publish
+from agentprose_core.parallel.cache import ConversionCache
+from agentprose_core.parallel.policy import worker_count
+from agentprose_core.parallel.speculative import BackgroundConversions, conversion_pool
+from agentprose_core.records.dates import LastChanged
+from agentprose_core.records.scopes import site_scopes
+from agentprose_core.records.site import is_source_excluded
+from agentprose_core.render.decorate import INJECTED_MARK, decorate_text, redecorate_page
+from agentprose_core.settings import Settings
+from agentprose_core.urls import site_map
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    from agentprose_core.model import PageRecord
+    from agentprose_core.parallel.pool import WorkerPool
+
+__all__ = ["LATE_MARKS", "CollectingBuild", "Published", "UnrenderedPage"]
+
+LATE_MARKS = ("<autoref", "<backlinks")
+"""Marks of HTML that other plugins finish only after every page is rendered
+(mkdocs-autorefs' cross-references, mkdocstrings' backlinks): such a page is converted
+then, not in the background as soon as it is collected."""
+
+
+@dataclass(frozen=True)
+class UnrenderedPage:
+    """A page a dirty build did not render: where it is written, and its place in
+    today's nav."""
+
+    source: str
+    written: Path
+    section: tuple[str, ...]
+    in_nav: bool
+
+
+@dataclass(frozen=True)
+class Published:
+    """What a build wrote, and what to tell the user."""
+
+    views: int
+    files: int
+    diagnostics: list[Diagnostic]
+    partial: bool  # a dirty build that left the site files as they were
+
+
+class CollectingBuild:
+    """The builds of one process: ``dirty`` when the tool renders only changed pages,
+    ``serving`` when they are previews (``mkdocs serve``, into a temporary folder)."""
+
+    def __init__(self, *, dirty: bool = False, serving: bool = False) -> None:
+        self.dirty = dirty
+        self.serving = serving
+        self.settings = Settings()
+        self.base_url = ""
+        self.sources = SiteSources(Path())
+        self.pool: WorkerPool | None = None  # kept across the builds of a serve session
+        self.last_pages: dict[str, CollectedPage] = {}  # the last build's, by source
+        self.last_records: dict[str, PageRecord] = {}  # and their records, by URL
+        self._reset(cache=None)
+
+    def _reset(self, cache: ConversionCache | None) -> None:
+        self.cache = cache
+        self.page_store = PageStore(cache.directory / "pages.pickle") if cache else None
+        self.pages: dict[str, CollectedPage] = {}  # by source
+        self.order: list[str] = []
+        self.in_nav: set[str] = set()
+        self.records: dict[str, PageRecord] = {}
+        self.site: SiteRecord | None = None
+        self.assembled: Assembled | None = None
+        self.last_changed: LastChanged | None = None
+        self.background: BackgroundConversions | None = None
+        self.held: set[str] = set()  # pages not handed to the workers before assemble
+        self.unrendered: dict[str, Path] = {}  # a dirty build's pages the tool did not write
+        self.partial = False  # a dirty build that lacks pages: site files left as they were
+        self.pooled = False  # this build converts in the workers
+        self.in_background = (0, 0)  # pages converted in the workers, and kept of them
+        self.listings = SentListings()  # listing pages in the workers
+
+    def configure(self, settings: Settings, *, base_url: str, sources: SiteSources,
+                  cache_dir: Path | None) -> None:
+        """Start a build (a serve session's reload starts another)."""
+        self.settings, self.base_url, self.sources = settings, base_url, sources
+        self._reset(ConversionCache(cache_dir) if settings.cache and cache_dir else None)
+        if not settings.workers:
+            self.close()
+
+    def plan(self, order: Sequence[str], pages: Mapping[str, str], *, docs_dir: Path,
+             fallback: Path) -> None:
+        """The nav's pages by source (``order``) and every page the tool will render
+        (source -> URL): the workers start (once a session), git reads the history
+        meanwhile. ``fallback`` dates pages outside any repository's history."""
+        urls = [url for source, url in pages.items()
+                if not is_source_excluded(source, self.settings.exclude)]
+        self.order = list(order)
+        self.in_nav = set(self.order)  # asked once per page: a set, not the list
+        if self.pool is None:
+            self.pool = conversion_pool(worker_count(len(urls), enabled=self.settings.workers))
+        self.background = BackgroundConversions(
+            site_map=site_map(urls, self.base_url, self.settings.view_layout),
+            settings=self.settings, cache=self.cache, pool=self.pool,
+        )
+        self.last_changed = LastChanged(docs_dir, self.cache.directory if self.cache else None,
+                                        fallback=fallback)
+        if not self.dirty:  # every page is dated in assemble: git reads the history meanwhile
+            self.last_changed.start()
+
+    def included(self, written: str, source: Path | None) -> tuple[Path, ...]:
+        """The files a page pulls in and the code it documents, from its source as the
+        author wrote it (a plugin may have replaced the include by now)."""
+        return self.sources.included(written, source)
+
+    def collect(self, page: CollectedPage) -> None:
+        """A page the tool rendered: a worker converts it now, unless another plugin
+        finishes its HTML later."""
+        self.pages[page.source] = page
+        if self.background is not None and not any(m in page.content_html for m in LATE_MARKS):
+            self.background.submit(page.content_html, page_url=page.url,
+                                   source_markdown=page.source_markdown)
+        else:
+            self.held.add(page.source)  # handed over in assemble, when finished
+
+    def assemble(self, finished: Mapping[str, str], unrendered: Sequence[UnrenderedPage], *,
+                 name: str, description: str | None, lang: str | None) -> None:
+        """The site's records, once every page is rendered: ``finished`` is each page's
+        HTML as other plugins left it (by source), ``unrendered`` the pages a dirty
+        build did not render. Raises :class:`AgentproseError` for a site it can't make."""
+        changed = self._take_finished(finished)
+        self.partial = self.dirty and not self._take_unrendered(unrendered)
+        self._hand_over_unrendered()
+        assert self.last_changed is not None
+        try:
+            self.assembled = build_records(
+                self._reading_order(), base_url=self.base_url, settings=self.settings,
+                lang=lang, last_changed=self.last_changed, cache=self.cache,
+                converted=self._converted(changed),
+            )
+        finally:
+            if self.background is not None:
+                self.pooled = self.background.pooled
+                self.in_background = (self.background.converted_in_background,
+                                      self.background.kept)
+            self.background = None
+        if self.cache is not None and not self.partial:  # the others' entries are unused
+            self.cache.prune()
+        self.records = {record.url: record for record in self.assembled.records}
+        self.site = SiteRecord(
+            name=name, url=self.base_url,
+            description=description or self.settings.site_description, lang=lang,
+            scopes=site_scopes(self.assembled.records, self.base_url, self.settings,
+                               self.assembled.llms_sections),
+        )
+
+    def decorate(self, source: str, output: str, *, written: Path,
+                 kind: str | None) -> str | None:
+        """The page the tool is about to write at ``written``, with its head tags; a page
+        that lists others gets its view from what the theme wrote in it."""
+        collected = self.pages.get(source)
+        record = self.records.get(collected.url) if collected else None
+        if not (collected and record and self.site):
+            return output
+        if collected.lists:  # its list is in the page only now: the theme wrote it
+            if self.pooled and self.pool is not None:
+                self._send_listing(record, output, collected.lists, written, kind)
+            else:
+                record = self._listing(record, output, collected.lists)
+        return decorate_text(output, record, self.site, self.settings, kind=kind)
+
+    def publish(self, site_dir: Path, *, generator: str) -> Published:
+        """Write the views and the site files, once every page is written. Raises
+        :class:`AgentproseError` when they can't be."""
+        assert self.site is not None and self.assembled is not None
+        self._finish_listings()
+        published = publish(
+            site_dir, self.site, self.assembled.records, settings=self._publish_settings(),
+            generator=generator, llms_sections=self.assembled.llms_sections,
+        )
+        notes = self.assembled.diagnostics + published.diagnostics + self._keep_pages()
+        if self.last_changed is not None:
+            notes += self.last_changed.notes()
+        self.pages, self.records, self.assembled = {}, {}, None  # every page is written
+        return Published(len(published.pages), len(published.files), notes, self.partial)
+
+    def abandon(self) -> None:
+        """A build that failed: its workers may be busy with its pages."""
+        self.background = None
+        self.close()
+
+    def close(self) -> None:
+        """Stop the workers (the end of a session, or a build without them)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+
+    # -- listing pages --------------------------------------------------------------
+
+    def _listing(self, record: PageRecord, output: str, lists: tuple[str, ...]) -> PageRecord:
+        """The record of a listing page, converted here (a build without workers)."""
+        assert self.assembled is not None
+        new, notes = listing_record(record, output, site_map=self.assembled.site_map,
+                                    settings=self.settings, listed=self._listed(lists))
+        self.assembled.diagnostics.extend(notes)
+        self._replace_record(record, new)
+        return new
+
+    def _listed(self, lists: tuple[str, ...]) -> list[PageRecord]:
+        return [self.records[url] for url in lists if url in self.records]
+
+    def _replace_record(self, old: PageRecord, new: PageRecord) -> None:
+        assert self.assembled is not None
+        self.records[old.url] = new
+        self.assembled.records[self.assembled.records.index(old)] = new
+
+    def _send_listing(self, record: PageRecord, output: str, lists: tuple[str, ...],
+                      written: Path, kind: str | None) -> None:
+        """Convert a listing page in a worker; the page is written with the record as
+        it is, and written again in :meth:`publish` if its date changes."""
+        assert self.pool is not None and self.assembled is not None
+        task = ListingTask(output, record.url, dict(self.assembled.site_map), self.settings)
+        self.listings.send(self.pool, task, SentListing(record.url, lists, written, kind))
+
+    def _finish_listings(self) -> None:
+        """The listing pages converted in the workers: their records, and their pages
+        written again where their date changed."""
+        if self.pool is None or self.assembled is None or self.site is None:
+            return
+        for job, conversion in self.listings.answers(self.pool):
+            record = self.records[job.url]
+            if conversion is FAILED:
+                new = self._listing(record, job.path.read_text("utf-8"), job.lists)
+            elif not isinstance(conversion, Conversion):
+                continue
+            else:
+                new = with_listing(record, conversion, self._listed(job.lists))
+                self.assembled.diagnostics.extend(conversion.diagnostics)
+                self._replace_record(record, new)
+            if new.modified != record.modified:  # its head tags say when it changed
+                update_in_place(job.path, partial(self._redecorated, new, job.kind))
+
+    def _redecorated(self, record: PageRecord, kind: str | None, written: bytes) -> bytes | None:
+        """A written page with its tags made for ``record``, when they can be found
+        (another plugin may have taken the markers out: the page is then left alone)."""
+        assert self.site is not None
+        if written.count(INJECTED_MARK) != 1:
+            return None
+        return redecorate_page(written, record, self.site, self.settings, kind=kind)
+
+    # -- dirty builds -----------------------------------------------------------------
+
+    def _take_finished(self, finished: Mapping[str, str]) -> set[str]:
+        """Take each page's HTML as other plugins left it, and hand the pages it changed
+        to the workers again; the URLs of the changed pages no worker converts."""
+        changed = set()
+        for source, shown in finished.items():
+            collected = self.pages.get(source)
+            if collected is None:
+                continue
+            if shown != collected.content_html or source in self.held:
+                self.pages[source] = replace(collected, content_html=shown)
+                # The tool's process then never loads the converter: it stays as small
+                # as a bare build's, and the idle workers convert these pages.
+                if self.background is None or not self.background.submit(
+                        shown, page_url=collected.url,
+                        source_markdown=collected.source_markdown):
+                    changed.add(collected.url)
+        self.held = set()
+        return changed
+
+    def _take_unrendered(self, unrendered: Sequence[UnrenderedPage]) -> bool:
+        """Give the pages a dirty build did not render what the last build collected of
+        them (this process's, else the one kept in the cache folder), with their place
+        in today's nav. False when that build did not have one of them either."""
+        self.unrendered = {}
+        for page in unrendered:
+            if page.source in self.pages:
+                continue
+            if not self.last_pages and self.page_store is not None:
+                self.last_pages = self.page_store.load()  # a new process: the last build's
+            last = self.last_pages.get(page.source)
+            if last is None:
+                return False
+            self.pages[page.source] = replace(last, section=page.section, in_nav=page.in_nav)
+            self.unrendered[page.source] = page.written
+        return True
+
+    def _hand_over_unrendered(self) -> None:
+        """The pages a dirty build did not render go where the rendered ones went: their
+        conversions were cached under the workers' key, which an in-process conversion
+        would miss (and convert again, in the tool's process)."""
+        if self.background is None:
+            return
+        for source in self.unrendered:
+            page = self.pages[source]
+            self.background.submit(page.content_html, page_url=page.url,
+                                   source_markdown=page.source_markdown)
+
+    def _converted(
+        self, changed: set[str]
+    ) -> Callable[[Mapping[str, str]], Mapping[str, Conversion]] | None:
+        """What the background workers converted, but the pages changed since."""
+        background = self.background
+        if background is None:
+            return None
+        return lambda views: {url: conversion for url, conversion in
+                              background.results(views).items() if url not in changed}
+
+    def _publish_settings(self) -> Settings:
+        """The settings to publish with: without the site files after a dirty build
+        that rendered pages this process never had the others of (they would list only
+        the changed pages)."""
+        if not self.partial:
+            return self.settings
+        return replace(self.settings, index=False, llms_txt=False, llms_full_txt=False,
+                       host="none")
+
+    def _keep_pages(self) -> list[Diagnostic]:
+        """What the next dirty build does not render again: in this process (serve) and
+        in the cache folder (the next ``build --dirty``)."""
+        notes = []
+        if self.dirty:
+            notes = self._refresh_unrendered()
+            self.last_pages, self.last_records = self.pages, self.records
+        # Only a build into the site folder is what a later `build --dirty` starts from;
+        # serve's reloads keep their pages in memory (above), at no cost per reload.
+        if self.page_store is not None and not self.partial and not self.serving:
+            self.page_store.save(self.pages)
+        return notes
+
+    def _refresh_unrendered(self) -> list[Diagnostic]:
+        """The head tags of the pages a dirty build did not write, where their record
+        changed since (a commit moved a date, a neighbour came): the tool leaves them."""
+        assert self.site is not None
+        notes = []
+        for source, page in self.unrendered.items():
+            record = self.records.get(self.pages[source].url)
+            if record is None or record == self.last_records.get(record.url) \
+                    or not page.is_file():
+                continue
+            try:
+                update_in_place(page, partial(redecorate_page, page=record, site=self.site,
+                                              settings=self.settings))
+            except AgentproseError as error:
+                notes.append(Diagnostic("head", f"agentprose: the <head> of {page} was not "
+                                                f"brought up to date: {error}"))
+        return notes
+
+    def _reading_order(self) -> list[CollectedPage]:
+        listed = [self.pages[src] for src in self.order if src in self.pages]
+        rest = [page for src, page in sorted(self.pages.items()) if src not in self.in_nav]
+        return with_listed(listed + [_out_of_nav(page) for page in rest])
+
+
+def _out_of_nav(page: CollectedPage) -> CollectedPage:
+    return page if not page.in_nav else CollectedPage(**{**page.__dict__, "in_nav": False})
