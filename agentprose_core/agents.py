@@ -18,7 +18,10 @@ browser's, and the answers for page URLs then vary by ``User-Agent`` too.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = [
     "AGENT_TOKENS",

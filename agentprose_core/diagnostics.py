@@ -8,9 +8,11 @@ build can show.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Mapping
 
 __all__ = ["CODES", "Code", "Diagnostic", "Severity", "audible", "unique"]
 

@@ -8,10 +8,13 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agentprose_core.errors import OutputError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
 
 __all__ = ["remove_stale_temporaries", "safe_target", "update_in_place", "write_atomic"]
 

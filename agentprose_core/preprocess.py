@@ -8,12 +8,13 @@ import importlib.util
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from agentprose_core.errors import ConfigError, InputError
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from agentprose_core.convert.tree import Element
 
 __all__ = ["Preprocess", "load_preprocess", "run_preprocess"]

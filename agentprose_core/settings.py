@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import NoneType
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from agentprose_core.errors import ConfigError
 from agentprose_core.model import ARTICLE_TYPES
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 HOSTS = ("netlify", "cloudflare", "apache", "none")
 

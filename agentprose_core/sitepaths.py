@@ -4,14 +4,17 @@ may be)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote, unquote_to_bytes, urlsplit
 
 from agentprose_core.errors import InputError
 from agentprose_core.settings import VIEW_LAYOUTS
 from agentprose_core.urls import INDEX_NAMES, view_url
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = [
     "SAFE",
@@ -71,6 +74,7 @@ def hidden(segments: Sequence[str]) -> bool:
 
 
 def url_path(segments: tuple[str, ...] | list[str], *, directory: bool) -> str:
+    """The URL path of ``segments``, percent-encoded, with a trailing slash for a folder."""
     path = "/" + "/".join(quote(s, safe=SAFE.replace("/", "")) for s in segments)
     return path + "/" if directory and segments else path
 

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
 from agentprose_core.errors import InputError
 from agentprose_core.model import INDEX_NAME
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = [
     "INDEX_NAMES",
@@ -23,6 +26,7 @@ __all__ = [
     "output_path",
     "page_key",
     "resolve",
+    "same_origin",
     "site_map",
     "unsafe_scheme",
     "view_collisions",
@@ -228,11 +232,17 @@ def unsafe_scheme(href: str) -> bool:
     return scheme in _UNSAFE_SCHEMES
 
 
+def same_origin(url: str, base: str) -> bool:
+    """True when ``url`` has the scheme and host of ``base``."""
+    parts, site = urlsplit(url), urlsplit(base)
+    return (parts.scheme, parts.netloc.lower()) == (site.scheme, site.netloc.lower())
+
+
 def is_on_site(url: str, base_url: str) -> bool:
     """True when ``url`` is on the site's origin and under its base path."""
-    parts, base = urlsplit(url), urlsplit(base_url)
-    if (parts.scheme, parts.netloc.lower()) != (base.scheme, base.netloc.lower()):
+    if not same_origin(url, base_url):
         return False
+    parts, base = urlsplit(url), urlsplit(base_url)
     path = posixpath.normpath(unquote(parts.path or "/"))
     if parts.path.endswith("/") and not path.endswith("/"):
         path += "/"

@@ -159,7 +159,8 @@ def main() -> int:
             else:
                 figures, outputs = _timed(trees, pages_file, args.rounds, args.runs)
         base_outputs, these = outputs["base"], outputs["this"]
-        assert isinstance(base_outputs, list) and isinstance(these, list)
+        assert isinstance(base_outputs, list)
+        assert isinstance(these, list)
         differ = sum(a != b for a, b in zip(base_outputs, these, strict=True))
         b, t = figures["base"], figures["this"]
         print(f"| {site_dir} | {len(pages)} | {b:.0f} | {t:.0f} | {t / b:.3f} | {differ} |")

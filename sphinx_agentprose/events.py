@@ -45,7 +45,6 @@ from agentprose_core.build.pagewise import (
 )
 from agentprose_core.build.plan import left_out_reason, plan_views
 from agentprose_core.build.sitefiles import ListingPage, SiteJob, finish_site, ours
-from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
 from agentprose_core.lang import normalize_lang
 from agentprose_core.model import SiteRecord
@@ -65,6 +64,7 @@ if TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
 
     from agentprose_core.build.deferred import Note
+    from agentprose_core.diagnostics import Diagnostic
 
 __all__ = [
     "build_finished",

@@ -1,13 +1,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import sphinx
 from hypothesis import settings as hypothesis_settings
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -24,15 +24,17 @@ import shutil
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from agentprose_core.agents import VARY_AGENTS
 from agentprose_core.build.postbuild import build_site
 from agentprose_core.settings import Settings
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = [
     "CASES",

@@ -45,10 +45,12 @@ def split_view(text: str) -> tuple[dict[str, object], str]:
     assert data == YAML(typ="safe", pure=True).load(io.StringIO(head)), "YAML 1.1 != 1.2"
     assert list(data) == [k for k in KEYS if k in data], f"key order: {list(data)}"
     for key in ("title", "canonical", "modified"):
-        assert isinstance(data.get(key), str) and data[key], f"missing {key}"
+        assert isinstance(data.get(key), str), f"missing {key}"
+        assert data[key], f"missing {key}"
     for key in ("modified", "published"):
         if key in data:
-            assert len(data[key]) == 20 and data[key].endswith("Z"), data[key]
+            assert len(data[key]) == 20, data[key]
+            assert data[key].endswith("Z"), data[key]
     assert body == "" or body.startswith("\n"), "a blank line must follow the front matter"
     assert "\n\n\n" not in body, "doubled blank lines"
     assert all(line == line.rstrip() for line in body.split("\n")), "trailing spaces"
@@ -100,7 +102,8 @@ def check_site(
     llms_text = (site_dir / "llms.txt").read_text(encoding="utf-8")
     parsed = parse_llms_file(llms_text)
     links = [dict(link) for section in parsed.sections.values() for link in section]
-    assert parsed.title and parsed.summary
+    assert parsed.title
+    assert parsed.summary
     assert sorted(link["url"] for link in links) == sorted(p["markdown_url"] for p in posts)
     for link in links:
         assert (site_dir / _path_of(link["url"], base)).is_file(), link["url"]
@@ -145,7 +148,8 @@ def _check_section_files(site_dir: Path, base: str, posts: list[dict[str, str]],
     for url in found:
         folder = url[len(base):-len("llms.txt")]
         parsed = parse_llms_file((site_dir / folder / "llms.txt").read_text(encoding="utf-8"))
-        assert parsed.title and parsed.summary
+        assert parsed.title
+        assert parsed.summary
         urls = [link["url"] for links in parsed.sections.values() for link in links]
         under = [p["markdown_url"] for p in posts
                  if p["url"][len(base):].startswith(folder)]

@@ -15,13 +15,15 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from agentprose_core.serve.server import PreviewServer, make_server
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 AFDOCS = ROOT / ".ci" / "afdocs" / "node_modules" / ".bin" / "afdocs"

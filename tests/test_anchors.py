@@ -100,8 +100,10 @@ def test_a_contents_back_link_in_a_heading_is_no_link_and_not_its_id() -> None:
         '<section id="organising-content"><span id="id1"></span><h1>'
         '<a class="toc-backref" href="#id2" role="doc-backlink">Organising content</a>'
         '<a class="headerlink" href="#organising-content">#</a></h1><p>a</p></section>')
-    assert markdown.startswith("# ") and markdown.split("\n")[0].endswith("Organising content")
-    assert "](" not in markdown and "id2" not in markdown
+    assert markdown.startswith("# ")
+    assert markdown.split("\n")[0].endswith("Organising content")
+    assert "](" not in markdown
+    assert "id2" not in markdown
     assert headings == [(1, "organising-content", "Organising content")]
 
 
@@ -129,7 +131,8 @@ def test_a_material_tab_is_linked_by_its_input_id() -> None:
         '<div class="tabbed-block"><p>A</p></div><div class="tabbed-block"><p>B</p></div>'
         "</div></div>")
     assert '<a id="logo-image"></a>**Image**' in markdown
-    assert "**Icon**" in markdown and "__tabbed" not in markdown
+    assert "**Icon**" in markdown
+    assert "__tabbed" not in markdown
 
 
 def test_headings_get_an_anchor_only_where_their_slug_differs() -> None:

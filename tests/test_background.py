@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -17,6 +17,9 @@ from agentprose_core.settings import Settings
 
 from .sites import snapshot, write_tree
 from .test_cache import _without_times
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BASE = "https://x.org/docs/"
 COUNT = MIN_PAGES + 8

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from agentprose_core.build.assemble import CollectedPage, SiteSources
 from agentprose_core.build.collect import CollectingBuild, UnrenderedPage
 from agentprose_core.settings import Settings
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BASE = "https://x.org/"
 WHEN = 1_773_484_200  # 2026-03-14T10:30:00Z
@@ -59,7 +62,8 @@ def test_a_build_assembles_decorates_and_publishes(tmp_path: Path) -> None:
     assert sorted(build.records) == [BASE, f"{BASE}tide/"]
     page = build.decorate("tide.md", "<html><head></head><body>x</body></html>",
                           written=tmp_path / "site" / "tide" / "index.html", kind=None)
-    assert page is not None and 'type="text/markdown" href="https://x.org/tide.md"' in page
+    assert page is not None
+    assert 'type="text/markdown" href="https://x.org/tide.md"' in page
     assert build.decorate("secret.md", "<html></html>", written=tmp_path, kind=None) \
         == "<html></html>"  # no view, no tags
 
@@ -68,13 +72,15 @@ def test_a_build_assembles_decorates_and_publishes(tmp_path: Path) -> None:
     assert (published.views, published.partial) == (2, False)
     index = (site / "index.md").read_text(encoding="utf-8")
     # the page left out by its front matter is linked from no view
-    assert "[tides](https://x.org/tide.md)" in index and "this." in index
+    assert "[tides](https://x.org/tide.md)" in index
+    assert "this." in index
     assert "secret" not in index
     assert 'modified: "2026-03-14T10:30:00Z"' in index  # the source's time, not the clock
     listed = json.loads((site / "agentprose.json").read_text(encoding="utf-8"))
     assert [page["url"] for page in listed["posts"]] == [BASE, f"{BASE}tide/"]
     assert any(note.code == "no-view" for note in published.diagnostics)
-    assert build.records == {} and build.assembled is None  # freed once written
+    assert build.records == {}
+    assert build.assembled is None
 
 
 def test_a_page_another_plugin_finishes_later_is_converted_as_finished(tmp_path: Path) -> None:
@@ -119,7 +125,8 @@ def test_a_dirty_build_takes_the_pages_it_did_not_render_from_the_last(tmp_path:
     before = (tmp_path / "site" / "agentprose.json").read_bytes()
     (tmp_path / "site" / "agentprose.json").write_text("kept", encoding="utf-8")
     published = fresh.publish(tmp_path / "site", generator="test")
-    assert published.partial and published.views == 1
+    assert published.partial
+    assert published.views == 1
     assert (tmp_path / "site" / "agentprose.json").read_text(encoding="utf-8") == "kept"
     assert before != b"kept"
 
@@ -146,4 +153,5 @@ def test_closing_a_session_stops_its_workers(tmp_path: Path, workers: bool) -> N
     build.configure(Settings(workers=workers, cache=False), base_url=BASE,
                     sources=_sources(tmp_path), cache_dir=None)
     build.abandon()
-    assert build.pool is None and build.background is None
+    assert build.pool is None
+    assert build.background is None

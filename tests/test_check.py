@@ -555,6 +555,13 @@ def test_off_origin_urls_are_never_fetched(served: tuple[str, Behaviour]) -> Non
     assert all(r.url.startswith(url) for r in log)
 
 
+@pytest.mark.parametrize("url", ["file:///etc/hostname", "ftp://example.org/x", "data:,x"])
+def test_the_client_fetches_http_and_https_only(url: str) -> None:
+    # urllib would open these: a URL a site wrote must never read this machine's files
+    with pytest.raises(OSError, match="only http and https"):
+        urllib_fetch(HttpRequest("GET", url, {}, 5))
+
+
 def test_index_on_another_origin_stops_the_check(served: tuple[str, Behaviour]) -> None:
     url, _ = served
 

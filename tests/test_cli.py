@@ -257,7 +257,8 @@ def test_zensical_site_nav_order_and_dates(tmp_path: Path) -> None:
     assert [p["url"] for p in posts[:4]] == [base, base + "code/", base + "admonitions/",
                                             base + "reference/tables/"]
     assert posts[3]["section"] == ["Reference"]
-    assert posts[1]["prev"] == base and posts[1]["next"] == base + "admonitions/"
+    assert posts[1]["prev"] == base
+    assert posts[1]["next"] == base + "admonitions/"
     assert all(p["modified"] == "2024-05-06T07:08:09Z" for p in posts)
 
 
@@ -307,7 +308,8 @@ def test_source_gives_what_the_mkdocs_plugin_gives(tmp_path: Path) -> None:
                  str(root / "docs"), "--quiet"]) == 0
     by_plugin = check_site(root / "by-mkdocs", base)
     by_cli = check_site(root / "site", base)
-    assert "draft.md" not in by_cli.views and "draft.md" not in by_plugin.views
+    assert "draft.md" not in by_cli.views
+    assert "draft.md" not in by_plugin.views
     assert sorted(by_cli.views) == sorted(by_plugin.views)
     fields = ("title", "modified", "published", "author")
     for name, (front, body) in by_plugin.views.items():
@@ -318,8 +320,10 @@ def test_source_gives_what_the_mkdocs_plugin_gives(tmp_path: Path) -> None:
                       if line.startswith("```") and line != "```"]
         assert cli_fences == fences, name
     notes = by_cli.views["notes.md"]
-    assert notes[0]["title"] == "Field notes" and notes[0]["author"] == "Ana Ruiz"
-    assert "```toml" in notes[1] and "See the draft." in notes[1]
+    assert notes[0]["title"] == "Field notes"
+    assert notes[0]["author"] == "Ana Ruiz"
+    assert "```toml" in notes[1]
+    assert "See the draft." in notes[1]
 
 
 def test_config_command_prints_the_generated_block(capsys: pytest.CaptureFixture[str]) -> None:
@@ -346,7 +350,8 @@ def test_config_command_finds_the_llms_txt_files(tmp_path: Path,
     assert main(["config", "caddy", "--root", root]) == 0
     out = capsys.readouterr().out
     assert out == caddy_config(root, llms_scopes=("", "guide/", "guide/api/"))
-    assert "/guide/api/llms.txt" in out and ".cache" not in out
+    assert "/guide/api/llms.txt" in out
+    assert ".cache" not in out
 
 
 @pytest.mark.parametrize(("host", "name"), [("netlify", "_headers"), ("cloudflare", "_headers"),
@@ -397,7 +402,8 @@ def test_a_page_and_a_folder_of_one_name_each_get_a_view(site: Path) -> None:
     assert "Changes page" in outputs.views["changes.md"][0]["title"]
     assert "Changes folder" in outputs.views["changes/index.md"][0]["title"]
     (note,) = [d for d in result.diagnostics if d.code == "view-collision"]
-    assert "changes/ and " in note.message and "changes/index.md instead" in note.message
+    assert "changes/ and " in note.message
+    assert "changes/index.md instead" in note.message
 
 
 def test_index_cap_keeps_the_bodies_up_to_its_size(site: Path, tmp_path: Path) -> None:
@@ -481,7 +487,8 @@ def test_the_bar_draws_at_most_every_tenth_of_a_second_and_at_the_end(
         bar("read", done, 7)
     err = capsys.readouterr().err
     assert re.findall(r"(\d+)/7 pages read", err) == ["1", "4", "6", "7"]
-    assert err.endswith("7/7 pages read\n") and err.count("\n") == 1
+    assert err.endswith("7/7 pages read\n")
+    assert err.count("\n") == 1
 
 
 def _bare_page(title: str, prev: str | None, next_: str | None) -> str:
@@ -535,7 +542,8 @@ def test_another_tools_llms_txt_is_replaced_with_a_warning(
     (site / "llms.txt").write_text("# Coast\n\n- [Home](https://coast.example/index.md)\n")
     assert main(["build", str(site), "--base-url", BASE]) == 0
     err = capsys.readouterr().err
-    assert "[llms-txt-conflict]" in err and "already has llms.txt" in err
+    assert "[llms-txt-conflict]" in err
+    assert "already has llms.txt" in err
     check_site(site, BASE)
     assert main(["build", str(site), "--base-url", BASE]) == 0  # our own, the second time
     assert "llms-txt-conflict" not in capsys.readouterr().err

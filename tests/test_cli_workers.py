@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import yaml
@@ -18,6 +18,9 @@ from agentprose_core.settings import Settings
 
 from .outputs import check_site
 from .sites import snapshot, write_tree
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BASE = "https://big.example/"
 SECTIONS = 6

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.errors import ConfigError, InputError
 from agentprose_core.settings import Settings, settings_from_mapping
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PAGE = "https://docs.example.org/p/"
 
@@ -39,7 +42,8 @@ def test_an_empty_unknown_element_loses_nothing_and_says_nothing() -> None:
     # mkdocstrings' <backlinks> placeholder, with an autorefs too old to fill it in
     markdown, notes = convert('<p>Text.</p><backlinks identifier="pkg.X" handler="python">'
                               "</backlinks>")
-    assert markdown == "Text.\n" and notes == []
+    assert markdown == "Text.\n"
+    assert notes == []
 
 
 def test_custom_elements_and_tag_looking_text_are_noted_not_warned() -> None:

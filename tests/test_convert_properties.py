@@ -143,7 +143,7 @@ def test_engines_agree_on_the_structure() -> None:
 def test_engine_fallback_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
     import builtins
 
-    from agentprose_core.convert import fragment as convert
+    from agentprose_core.convert import engines as convert
     from agentprose_core.diagnostics import unique
 
     real_import = builtins.__import__
@@ -153,7 +153,7 @@ def test_engine_fallback_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
             raise ImportError("not installed")
         return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
 
-    convert._engine.cache_clear()
+    convert.engine.cache_clear()
     monkeypatch.setattr(builtins, "__import__", no_rust)
     try:
         results = [_convert("<p>x</p>", "html-to-markdown") for _ in range(3)]
@@ -163,7 +163,7 @@ def test_engine_fallback_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
         assert results[0].markdown == "x\n"
     finally:
         monkeypatch.undo()
-        convert._engine.cache_clear()
+        convert.engine.cache_clear()
 
 
 # -- hostile shapes (issue 40): every generator checks for placeholders and lost text ----

@@ -21,7 +21,8 @@ def test_a_taken_port_is_one_line_that_names_the_fix() -> None:
                               timeout=60)
     assert done.returncode == 1
     assert done.stderr.strip().count("\n") == 0, done.stderr
-    assert f"port {port} is in use" in done.stderr and "DEMO_PORT=" in done.stderr
+    assert f"port {port} is in use" in done.stderr
+    assert "DEMO_PORT=" in done.stderr
     assert "Traceback" not in done.stderr
     readme = (DEMO.parent.parent / "README.md").read_text(encoding="utf-8")
     assert "DEMO_PORT=" in readme.split("## Use it")[0]  # on the first screen

@@ -11,17 +11,19 @@ import ast
 import functools
 import importlib.util
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from agentprose_core.diagnostics import CODES, Diagnostic
 from agentprose_core.model import Conversion
 from agentprose_core.parallel.cache import ConversionCache
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from types import ModuleType
 
 ROOT = Path(__file__).parent.parent
 PACKAGES = ("agentprose_core", "mkdocs_agentprose", "sphinx_agentprose")
@@ -168,7 +170,9 @@ def test_a_code_is_declared_at_a_level_it_is_reported_at(uses: list[Use]) -> Non
 def test_the_codes_are_listed_in_order_with_a_meaning() -> None:
     assert list(CODES) == sorted(CODES)
     for name, code in CODES.items():
-        assert code.name == name and code.meaning.endswith(".") and "\n" not in code.meaning
+        assert code.name == name
+        assert code.meaning.endswith(".")
+        assert "\n" not in code.meaning
 
 
 def test_a_diagnostic_needs_a_declared_code() -> None:
@@ -222,7 +226,8 @@ def test_mkdocs_warnings_are_diagnostics_that_end_in_their_code() -> None:
     assert calls
     for module, call in calls:  # log.warning(str(diagnostic)): "... [code]"
         (message,) = call.args
-        assert isinstance(message, ast.Call) and _called(message) == "str", module.where(call)
+        assert isinstance(message, ast.Call), module.where(call)
+        assert _called(message) == "str", module.where(call)
 
 
 def test_quiet_silences_a_sphinx_config_warning(make_app: Any, tmp_path: Path) -> None:
@@ -239,7 +244,8 @@ def test_quiet_silences_a_sphinx_config_warning(make_app: Any, tmp_path: Path) -
 def _hook() -> ModuleType:
     path = ROOT / "docs" / "hooks" / "diagnostics.py"
     spec = importlib.util.spec_from_file_location("docs_diagnostics", path)
-    assert spec and spec.loader
+    assert spec
+    assert spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -248,14 +254,16 @@ def _hook() -> ModuleType:
 def test_the_docs_list_every_code_with_how_to_silence_it() -> None:
     hook = _hook()
     page = (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8")
-    assert f"<!-- {hook.BLOCK}" in page and f"<!-- /{hook.BLOCK} -->" in page
+    assert f"<!-- {hook.BLOCK}" in page
+    assert f"<!-- /{hook.BLOCK} -->" in page
     assert hook.on_page_markdown(page) == page  # the copy in the repository is current
     rows = [line for line in page.splitlines()
             if line.startswith("| `")]
     assert [row.split("`")[1] for row in rows] == list(CODES)
     for row, code in zip(rows, CODES.values(), strict=True):
         assert row.count(" | ") == 4, row  # no "|" in a meaning breaks the table
-        assert f"`quiet: [{code.name}]`" in row and f'agentprose_quiet = ["{code.name}"]' in row
+        assert f"`quiet: [{code.name}]`" in row
+        assert f'agentprose_quiet = ["{code.name}"]' in row
     mkdocs_yml = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert "\n  - docs/hooks/diagnostics.py\n" in mkdocs_yml
     assert ": diagnostics.md\n" in mkdocs_yml  # in the nav

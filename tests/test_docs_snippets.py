@@ -98,4 +98,7 @@ def test_python_api_snippet_runs(tmp_path: Path, snippet: str,
 
 
 def test_every_setup_page_has_snippets() -> None:
-    assert len(YAML) >= 4 and len(PYTHON) >= 2 and len(SHELL) >= 2 and len(API) >= 1
+    assert len(YAML) >= 4
+    assert len(PYTHON) >= 2
+    assert len(SHELL) >= 2
+    assert len(API) >= 1

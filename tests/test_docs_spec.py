@@ -13,7 +13,7 @@ import ast
 import inspect
 import re
 from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -31,6 +31,9 @@ from agentprose_core.render.index import load_schema
 from agentprose_core.render.view import render_front_matter
 from agentprose_core.settings import VIEW_LAYOUTS
 from agentprose_core.urls import view_url
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 CHECKER_MODULES: tuple[ModuleType, ...] = (
     check, check_report, check_roundtrip, check_rules, check_text, checks_http,

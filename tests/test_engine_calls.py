@@ -4,17 +4,19 @@ once, and the public ``convert`` it falls back to; the same bytes on every golde
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import html_to_markdown
 import pytest
 
-from agentprose_core.convert import fragment
+from agentprose_core.convert import engines
 from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.settings import Settings
 
 from . import test_golden, test_golden_themes
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 GOLDEN = [("golden", case) for case in test_golden.CASES]
 THEMES = [("themes", case) for case in test_golden_themes.CASES]
@@ -30,21 +32,21 @@ def _conversion(suite: str, case: Path) -> dict[str, Any]:
             "source_fences": test_golden_themes._source_fences(theme, page)}
 
 
-def _calls() -> tuple[fragment.Engine, fragment.Engine]:
+def _calls() -> tuple[engines.Engine, engines.Engine]:
     """The native call and the public one, with the engine's options."""
     found: dict[str, Any] = {}
 
-    def keep(options: Any, public: fragment.Engine) -> fragment.Engine | None:
+    def keep(options: Any, public: engines.Engine) -> engines.Engine | None:
         found["public"] = public
         return real(options, public)
 
-    real = fragment._native_engine
+    real = engines._native_engine
     try:
-        fragment._native_engine = keep  # type: ignore[assignment]
-        engine = fragment._html_to_markdown_engine()
+        engines._native_engine = keep  # type: ignore[assignment]
+        engine = engines._html_to_markdown_engine()
     finally:
-        fragment._native_engine = real
-    assert engine is not found["public"], "the native call is gone: drop it (fragment.py)"
+        engines._native_engine = real
+    assert engine is not found["public"], "the native call is gone: drop it (engines.py)"
     return engine, found["public"]
 
 
@@ -60,7 +62,7 @@ def test_the_native_and_public_calls_give_the_same_bytes(
         documents.append(document)
         return native_call(document)
 
-    monkeypatch.setattr(fragment, "_engine", lambda _name: (recording, ()))
+    monkeypatch.setattr(engines, "engine", lambda _name: (recording, ()))
     convert_fragment(case.read_text(encoding="utf-8"), settings=Settings(),
                      **_conversion(suite, case))
     assert len(documents) == 1
@@ -73,16 +75,16 @@ def test_the_public_call_when_the_native_one_answers_otherwise_or_is_missing(
     def public(document: str) -> str:
         return str(html_to_markdown.convert(document).content)
 
-    assert fragment._native_engine(html_to_markdown.ConversionOptions(), public) is not None
+    assert engines._native_engine(html_to_markdown.ConversionOptions(), public) is not None
     other = html_to_markdown.ConversionOptions(bullets="-")  # not what public() uses
-    assert fragment._native_engine(other, public) is None
+    assert engines._native_engine(other, public) is None
     monkeypatch.delattr(html_to_markdown, "_html_to_markdown")
     monkeypatch.setitem(sys.modules, "html_to_markdown._html_to_markdown", None)
-    assert fragment._native_engine(html_to_markdown.ConversionOptions(), public) is None
-    fragment._engine.cache_clear()
+    assert engines._native_engine(html_to_markdown.ConversionOptions(), public) is None
+    engines.engine.cache_clear()
     try:
-        engine, notes = fragment._engine("html-to-markdown")
+        engine, notes = engines.engine("html-to-markdown")
         assert (engine.__name__, notes) == ("public", ())
         assert engine("<ul><li>a*</li></ul>") == "- a*\n"  # with our options
     finally:
-        fragment._engine.cache_clear()
+        engines.engine.cache_clear()

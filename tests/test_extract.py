@@ -122,7 +122,8 @@ def test_sphinx_footnotes_sidebars_and_topics_are_content() -> None:
     content = result.content
     assert content is not None
     assert select(content, "aside.footnote-list aside.footnote")
-    assert select(content, "aside.sidebar") and select(content, "aside.topic")
+    assert select(content, "aside.sidebar")
+    assert select(content, "aside.topic")
     assert not select(content, "nav.contents")  # a local table of contents is navigation
     assert "TOCTEXT" not in text_of(result)
 
@@ -154,7 +155,8 @@ def test_article_header_with_heading_stays_banner_goes() -> None:
         "<header><nav class=breadcrumbs>Home</nav><h1>Post</h1><p>By Ana</p></header>"
         "<p>Body</p><footer>Share FOOTERTEXT</footer></article></main>"
     )
-    assert result.content is not None and result.content.tag == "article"
+    assert result.content is not None
+    assert result.content.tag == "article"
     assert words(result) == "Post By Ana Body"
     assert result.meta.title == "Post"
     docusaurus = parse("docusaurus-doc.html")
@@ -188,7 +190,8 @@ def test_ignored_and_aria_hidden_content_goes() -> None:
 
 def test_content_selector_wins_and_is_cleaned() -> None:
     result = parse("material.html", content_selector="div.md-content")
-    assert result.content is not None and result.content.get("class") == "md-content"
+    assert result.content is not None
+    assert result.content.get("class") == "md-content"
     assert "FEEDBACK" not in html_of(result)
 
 
@@ -196,7 +199,8 @@ def test_content_selector_without_match() -> None:
     result = parse("material.html", content_selector="#nope")
     assert result.content is None
     assert codes(result) == ["no-content"]
-    assert result.no_view == "no-content" and not has_view(result)
+    assert result.no_view == "no-content"
+    assert not has_view(result)
 
 
 @pytest.mark.parametrize("selector", ["div[", "a::before", "a:foo", ""])
@@ -210,18 +214,21 @@ def test_bad_content_selector_is_a_config_error(selector: str) -> None:
 def test_several_articles_fall_back_to_main() -> None:
     result = page("<main><h1>Posts</h1><article><p>One</p></article>"
                   "<article><p>Two</p></article></main><footer>f</footer>")
-    assert result.content is not None and result.content.tag == "main"
+    assert result.content is not None
+    assert result.content.tag == "main"
     assert words(result) == "Posts One Two"
 
 
 def test_content_wrapper_around_main_is_skipped() -> None:
     result = page('<div class="content"><aside>Menu</aside><main><p>Body</p></main></div>')
-    assert result.content is not None and result.content.tag == "main"
+    assert result.content is not None
+    assert result.content.tag == "main"
 
 
 def test_empty_generic_container_is_skipped() -> None:
     result = page('<div id="content"></div><main><p>Body</p></main>')
-    assert result.content is not None and result.content.tag == "main"
+    assert result.content is not None
+    assert result.content.tag == "main"
 
 
 def test_rules_are_data() -> None:
@@ -369,7 +376,8 @@ def test_canonical_and_image_are_absolute() -> None:
                   '<meta property="og:image" content="data:image/png;base64,AAAA">').meta
     assert (unsafe.canonical, unsafe.image) == (None, None)
     ftp = page("<p>x</p>", '<link rel="canonical" href="ftp://x.example/a">')
-    assert ftp.meta.canonical is None and "bad-url" in codes(ftp)
+    assert ftp.meta.canonical is None
+    assert "bad-url" in codes(ftp)
 
 
 def test_broken_json_ld_is_reported_and_skipped() -> None:
@@ -710,13 +718,16 @@ def test_the_content_s_text_spans_its_lines_and_gives_up_on_carriage_returns() -
     main = root.find(".//main")
     own = contents._text_of_element(text, main)
     assert own is not None
-    assert "inner" in own and "md-top" not in own
+    assert "inner" in own
+    assert "md-top" not in own
     footer = root.find(".//footer")
     last = contents._text_of_element(text, footer)  # nothing follows: to the end
-    assert last is not None and "</html>" in last.text
+    assert last is not None
+    assert "</html>" in last.text
     assert contents._text_of_element(text.replace("\n", "\r\n"), main) is None
     chrome = page('<main><p>Text</p><a class="md-top" href="#">Back to top</a></main>')
-    assert chrome.content is not None and b"Back to top" not in lxml.html.tostring(chrome.content)
+    assert chrome.content is not None
+    assert b"Back to top" not in lxml.html.tostring(chrome.content)
 
 
 def test_a_page_too_deep_to_parse_keeps_what_follows_the_deep_part() -> None:
@@ -729,7 +740,8 @@ def test_a_page_too_deep_to_parse_keeps_what_follows_the_deep_part() -> None:
     page = parse_page(html, url="https://docs.example.org/deep/")
     assert page.content is not None
     text = all_text(page.content)
-    assert "deep" in text and "tail text" in text
+    assert "deep" in text
+    assert "tail text" in text
 
 
 def test_a_comment_widget_is_chrome() -> None:
@@ -743,7 +755,9 @@ def test_a_comment_widget_is_chrome() -> None:
                   " Disqus</a></div></div></div>")
     assert result.content is not None
     text = result.content.text_content()
-    assert "Text." in text and "Comments" not in text and "Disqus" not in text
+    assert "Text." in text
+    assert "Comments" not in text
+    assert "Disqus" not in text
     assert "Older post" not in text
 
 

@@ -15,11 +15,11 @@ from unittest.mock import patch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import agentprose_core.convert.normalize as normalize_module
+import agentprose_core.convert.rules.links as links_module
 from agentprose_core import urls
 from agentprose_core.characters import _UNSAFE_CHARACTERS, _character, _surely_clean, clean_text
 from agentprose_core.convert.fragment import _end_tables, _finish, _separate_quotes
-from agentprose_core.convert.normalize import _rewrite_links
+from agentprose_core.convert.rules.links import rewrite_links
 from agentprose_core.convert.tree import (
     Element,
     ElementIndex,
@@ -161,9 +161,9 @@ def _links_both_ways(specs: list[LinkSpec], page_url: str) -> tuple[str, str]:
     site_map = {"https://e.org/other/": "https://e.org/other.md",
                 "https://e.org/gone/": urls.NO_VIEW}
     fast, reference = tree(), tree()
-    _rewrite_links(ElementIndex(fast), page_url, site_map)
-    with patch.object(normalize_module, "_bare_in_page_anchor", lambda link, href: False):
-        _rewrite_links(ElementIndex(reference), page_url, site_map)
+    rewrite_links(ElementIndex(fast), page_url, site_map)
+    with patch.object(links_module, "_bare_in_page_anchor", lambda link, href: False):
+        rewrite_links(ElementIndex(reference), page_url, site_map)
     return to_html(fast), to_html(reference)
 
 

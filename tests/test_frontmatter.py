@@ -98,7 +98,8 @@ def test_any_string_round_trips(title: str, authors: list[str], lang: str) -> No
     page = PageRecord(url="https://x.org/a/", markdown_url="https://x.org/a.md", title=title,
                       modified="2026-01-01T00:00:00Z", authors=tuple(authors), lang=lang or None)
     text = render_front_matter(page)
-    assert text.startswith("---\n") and text.endswith("\n---\n")
+    assert text.startswith("---\n")
+    assert text.endswith("\n---\n")
     inner = text[4:-4]
     for data in (yaml.safe_load(inner), _load_12(inner)):
         assert data["title"] == title  # type: ignore[index]

@@ -6,8 +6,8 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,6 +15,9 @@ from agentprose_core.errors import OutputError
 from agentprose_core.files import update_in_place
 from agentprose_core.model import PageRecord
 from agentprose_core.records.store import RecordStore
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "plain-site"
 

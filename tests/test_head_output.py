@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from agentprose_core.errors import OutputError
 from agentprose_core.files import safe_target, update_in_place, write_atomic
 from agentprose_core.render.head import discovery_tags, inject_discovery
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TAGS = discovery_tags("https://x.org/a.md", "https://x.org/agentprose.json")
 
@@ -39,7 +42,8 @@ def test_no_head_no_change() -> None:
 def test_bytes_outside_head_untouched() -> None:
     page = "<html><HEAD><meta charset=latin-1></HEAD><body>caf\xe9</body></html>".encode("latin-1")
     out = inject_discovery(page, TAGS)
-    assert out is not None and out.endswith("<body>caf\xe9</body></html>".encode("latin-1"))
+    assert out is not None
+    assert out.endswith("<body>caf\xe9</body></html>".encode("latin-1"))
 
 
 def test_write_atomic_replaces_whole_file(tmp_path: Path) -> None:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
@@ -16,6 +14,10 @@ from agentprose_core.model import PageRecord
 from agentprose_core.records.metadata import read_metadata
 from agentprose_core.render.view import render_front_matter
 from agentprose_core.settings import ENGINES, Settings
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 PAGE = "https://docs.example.org/p/"
 
@@ -46,7 +48,8 @@ def test_broken_html_never_raises(engine: str, name: str) -> None:
                               settings=Settings(converter=engine))  # type: ignore[arg-type]
     markdown = result.markdown
     markdown.encode("utf-8")
-    assert "\x00" not in markdown and "\x1b" not in markdown
+    assert "\x00" not in markdown
+    assert "\x1b" not in markdown
     for word in words:
         assert word in markdown, (word, markdown[:200])
     assert "javascript:" not in markdown
@@ -162,7 +165,8 @@ def test_markup_too_deep_to_parse_keeps_the_rest_of_the_page(engine: str) -> Non
             + "<h2>After</h2><p>More <em>text</em>.</p>")
     result = convert_fragment(html, page_url=PAGE, site_map={},
                               settings=Settings(converter=engine))  # type: ignore[arg-type]
-    assert "## Before" in result.markdown and "deep" in result.markdown
+    assert "## Before" in result.markdown
+    assert "deep" in result.markdown
     assert "## After\n\nMore *text*." in result.markdown
     assert [d.code for d in result.diagnostics] == ["deep-nesting"]
     assert "visible text" in result.diagnostics[0].message
@@ -175,32 +179,34 @@ class _Panic(BaseException):
 def test_an_engine_that_fails_on_a_page_falls_back_with_one_warning(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from agentprose_core.convert import fragment as convert
+    from agentprose_core.convert import engines as convert
 
     def panics(document: str) -> str:
         raise _Panic("called `Option::unwrap()` on a `None` value")
 
-    real = convert._engine
+    real = convert.engine
 
     def engine(name: str) -> tuple[object, tuple[object, ...]]:
         return (panics, ()) if name == "html-to-markdown" else real(name)
 
-    monkeypatch.setattr(convert, "_engine", engine)
+    monkeypatch.setattr(convert, "engine", engine)
     result = convert_fragment("<ul><li><abbr>&gt;é</abbr> &lt;tag&gt;</li></ul>", page_url=PAGE,
                               site_map={}, settings=Settings())
     assert result.markdown == "- \\>é \\<tag>\n"
     notes = [d for d in result.diagnostics if d.code == "engine-failed"]
-    assert len(notes) == 1 and notes[0].location == PAGE
-    assert "markdownify" in notes[0].message and "_Panic" in notes[0].message
+    assert len(notes) == 1
+    assert notes[0].location == PAGE
+    assert "markdownify" in notes[0].message
+    assert "_Panic" in notes[0].message
 
 
 def test_interrupts_are_never_swallowed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentprose_core.convert import fragment as convert
+    from agentprose_core.convert import engines as convert
 
     def interrupted(document: str) -> str:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(convert, "_engine", lambda name: (interrupted, ()))
+    monkeypatch.setattr(convert, "engine", lambda name: (interrupted, ()))
     with pytest.raises(KeyboardInterrupt):
         convert_fragment("<p>x</p>", page_url=PAGE, site_map={}, settings=Settings())
 
@@ -238,7 +244,8 @@ def test_c1_references_read_as_windows_1252() -> None:
 
 def test_metadata_holds_no_control_characters() -> None:
     facts = read_metadata({"title": "A\x01B\ufffe", "authors": ["C\x1bD"]}, location="x.md")
-    assert facts.title == "AB\ufffd" and facts.authors == ("CD",)
+    assert facts.title == "AB\ufffd"
+    assert facts.authors == ("CD",)
 
 
 SPANS = ["x", "2.5", "-1", "0", "", " 3 ", "+2", "99999999999", "1e3"]
@@ -255,7 +262,8 @@ def test_a_bad_span_reads_as_a_browser_reads_it(engine: str, value: str) -> None
         html = (f'<table><tr><th>h</th><th>i</th></tr><tr><td {name}="{value}">a</td>'
                 "<td>b</td></tr></table>")
         markdown = convert_fragment(html, page_url=PAGE, site_map={}, settings=settings).markdown
-        assert "a" in markdown and "b" in markdown
+        assert "a" in markdown
+        assert "b" in markdown
         wide = span(value)
         if wide > 1:
             assert f'{name}="{wide}"' in markdown, markdown
@@ -278,7 +286,8 @@ def test_a_rule_that_fails_on_a_page_leaves_its_plain_text_and_one_warning(
                               page_url=PAGE, site_map={}, settings=Settings())
     assert result.markdown == "Tides\n\n\\# not a heading \\& \\*bold\\*\n"
     notes = [d for d in result.diagnostics if d.code == "engine-failed"]
-    assert len(notes) == 1 and notes[0].location == PAGE
+    assert len(notes) == 1
+    assert notes[0].location == PAGE
     assert "ValueError: a bug of ours" in notes[0].message
 
 
@@ -395,19 +404,22 @@ def test_a_killed_builds_temporaries_are_removed_by_the_next_build(
     mkdocs_root = make_site(tmp_path / "mk")
     stale, live = leave_temporaries(mkdocs_root / "site")
     assert mkdocs_build(mkdocs_root).returncode == 0
-    assert not stale.exists() and live.exists()
+    assert not stale.exists()
+    assert live.exists()
 
     src = copy_root("basic", tmp_path / "sx")
     out = build(make_app, src)
     stale, live = leave_temporaries(out / "guide")
     build(make_app, src)  # the next build, incremental
-    assert not stale.exists() and live.exists()
+    assert not stale.exists()
+    assert live.exists()
 
     write_tree(tmp_path / "cli", {"index.html": "<html><body><main><h1>Crabs</h1><p>x</p>"
                                                 "</main></body></html>"})
     stale, live = leave_temporaries(tmp_path / "cli")
     assert main(["build", str(tmp_path / "cli"), "--base-url", "https://x.example/"]) == 0
-    assert not stale.exists() and live.exists()
+    assert not stale.exists()
+    assert live.exists()
 
 
 def test_every_warning_of_a_conversion_names_its_page(
@@ -425,4 +437,5 @@ def test_every_warning_of_a_conversion_names_its_page(
     write_tree(tmp_path / "site", {"deep.html": f"<html><body><main>{deep}</main></body></html>"})
     assert main(["build", str(tmp_path / "site"), "--base-url", "https://x.example/"]) == 0
     warnings = [line for line in capsys.readouterr().err.splitlines() if "[deep-nesting]" in line]
-    assert len(warnings) == 1 and "https://x.example/deep.html" in warnings[0], warnings
+    assert len(warnings) == 1, warnings
+    assert "https://x.example/deep.html" in warnings[0], warnings

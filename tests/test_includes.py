@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agentprose_core.records.includes import included_files, search_dirs
 
 from .sites import write_tree
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def test_every_include_syntax_resolves_where_its_tool_looks(tmp_path: Path) -> None:

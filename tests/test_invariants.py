@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from agentprose_core.convert import fragment
+from agentprose_core.convert import engines
 from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.convert.placeholders import Placeholders, leftover, splice
+from agentprose_core.diagnostics import Diagnostic  # noqa: TC001 - used in a runtime annotation
 from agentprose_core.model import PageRecord
 from agentprose_core.records.links import link_findings
 from agentprose_core.settings import Settings
@@ -36,13 +37,13 @@ def test_leftover_removes_and_counts_what_splice_could_not_place() -> None:
 def test_a_token_the_engine_moved_is_a_placeholder_leak(
     converter: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = fragment._engine
+    real = engines.engine
 
-    def moving(name: str) -> tuple[fragment.Engine, tuple[fragment.Diagnostic, ...]]:
+    def moving(name: str) -> tuple[engines.Engine, tuple[Diagnostic, ...]]:
         engine, notes = real(name)
         return (lambda document: engine(document).replace("X0X", "X 0X")), notes
 
-    monkeypatch.setattr(fragment, "_engine", moving)
+    monkeypatch.setattr(engines, "engine", moving)
     result = convert_fragment('<p>a <span class="math">\\(x\\)</span> b</p>',
                               page_url=PAGE, site_map={}, settings=Settings(
                                   converter=converter))
@@ -58,21 +59,22 @@ def test_a_token_one_engine_lost_is_spliced_from_the_other(
     converter: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # issue 40: every placeholder spliced back, or the page falls back
-    real = fragment._engine
+    real = engines.engine
 
-    def moving(name: str) -> tuple[fragment.Engine, tuple[fragment.Diagnostic, ...]]:
+    def moving(name: str) -> tuple[engines.Engine, tuple[Diagnostic, ...]]:
         engine, notes = real(name)
         if name != converter:
             return engine, notes
         return (lambda document: engine(document).replace("X0X", "X 0X")), notes
 
-    monkeypatch.setattr(fragment, "_engine", moving)
+    monkeypatch.setattr(engines, "engine", moving)
     result = convert_fragment('<p>a <span class="math">\\(x\\)</span> b</p>',
                               page_url=PAGE, site_map={}, settings=Settings(
                                   converter=converter))
     assert result.markdown == "a \\(x\\) b\n"
     (note,) = result.diagnostics
-    assert note.code == "placeholder-leak" and "nothing is missing" in note.message
+    assert note.code == "placeholder-leak"
+    assert "nothing is missing" in note.message
 
 
 def test_competing_llms_txt_plugins_are_named_with_what_to_do() -> None:
@@ -80,7 +82,8 @@ def test_competing_llms_txt_plugins_are_named_with_what_to_do() -> None:
 
     notes = competing_plugins(["search", "llmstxt", "agentprose"], Settings())
     assert [note.code for note in notes] == ["llms-txt-conflict"]
-    assert "mkdocs-llmstxt" in notes[0].message and "Remove 'llmstxt'" in notes[0].message
+    assert "mkdocs-llmstxt" in notes[0].message
+    assert "Remove 'llmstxt'" in notes[0].message
     assert competing_plugins(["llmstxt"], Settings(llms_txt=False, llms_full_txt=False)) == []
 
 

@@ -34,7 +34,8 @@ def test_title_cannot_break_out_of_the_script() -> None:
     hostile = PageRecord(url=PAGE.url, markdown_url=PAGE.markdown_url, modified=PAGE.modified,
                          title="</script><script>alert(1)</script> & \u2028")
     tag = script_tag(article_data(hostile, SITE))
-    assert tag.count("</script>") == 1 and tag.endswith("</script>")
+    assert tag.count("</script>") == 1
+    assert tag.endswith("</script>")
     assert "<script>alert" not in tag
     assert json.loads(LD.search(tag).group(1))["headline"] == hostile.title  # type: ignore[union-attr]
 
@@ -56,13 +57,16 @@ def test_existing_article_json_ld_is_kept_alone() -> None:
     head = ('<script type="application/ld+json">{"@graph": [{"@type": "BlogPosting"}]}'
             '</script><meta property="og:type" content="article">')
     added = head_tags(head, PAGE, SITE)
-    assert "ld+json" not in added and "og:type" not in added
+    assert "ld+json" not in added
+    assert "og:type" not in added
     assert 'property="article:modified_time"' in added
 
 
 def test_website_og_type_gets_no_article_properties() -> None:
     added = head_tags('<meta property="og:type" content="website">', PAGE, SITE)
-    assert "ld+json" in added and "article:" not in added and "og:type" not in added
+    assert "ld+json" in added
+    assert "article:" not in added
+    assert "og:type" not in added
 
 
 def _tags(html: str) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:

@@ -85,7 +85,8 @@ def test_the_reference_parser_reads_everything_back() -> None:
             OPTIONAL_SECTION: [link(faq)],
         },
     }
-    assert text.endswith(")\n") and "\n\n\n" not in text
+    assert text.endswith(")\n")
+    assert "\n\n\n" not in text
 
 
 def test_sections_follow_the_nav() -> None:
@@ -438,7 +439,9 @@ def test_html_in_titles_and_descriptions_stays_text_where_llms_txt_is_rendered()
     pages, _ = check_pages(site, [record])
     for text in (render_llms_txt(site, pages), render_llms_full_txt(site, pages)):
         html = markdown_it.MarkdownIt("commonmark").render(text)
-        assert "<script" not in html and "<img" not in html and "</script" not in html, html
+        assert "<script" not in html, html
+        assert "<img" not in html, html
+        assert "</script" not in html, html
         assert "&amp;amp;" in html  # the entity shown as written
     parsed = parse(render_llms_txt(site, pages))
     assert _unescaped(parsed["title"]) == f"Coast {attack}"

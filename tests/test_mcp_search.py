@@ -87,7 +87,9 @@ def test_the_passage_names_the_api_object_it_is_in() -> None:
 def test_a_long_passage_is_cut_near_its_first_match() -> None:
     block = " ".join(["filler"] * 100) + " the moon pulls the sea " + " ".join(["more"] * 100)
     snippet = best_passage(block, "moon").snippet
-    assert "moon" in snippet and snippet.startswith("…") and snippet.endswith("…")
+    assert "moon" in snippet
+    assert snippet.startswith("…")
+    assert snippet.endswith("…")
     assert len(snippet) <= 302
 
 

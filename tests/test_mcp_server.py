@@ -14,10 +14,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pytest
@@ -30,6 +29,9 @@ from agentprose_core.errors import InputError
 from agentprose_core.mcp.server import make_server as make_mcp_server
 from agentprose_core.mcp.sources import FolderSource
 from agentprose_core.serve.server import PreviewServer, make_server
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOLS = {"site_info", "search_docs", "list_pages", "get_page", "get_section",
@@ -181,11 +183,13 @@ def _every_tool(served: _Served, target: str) -> None:
     assert listing[0].count("\n- [") == len(posts)
     assert deep["url"] in found[0].split("\n\n")[1]
     assert f"(#{heading['id']})" in outline[0]
-    assert by_id == by_title and f"#{heading['id']}):" in by_id[0]
+    assert by_id == by_title
+    assert f"#{heading['id']}):" in by_id[0]
     section_text = by_id[0].split(":\n\n", 1)[1]
     assert section_text in _view(served.folder, base, deep["markdown_url"])
     assert "linked from this page" in related[0] or "links to this page" in related[0]
-    assert missing[1] and "is not a page of" in missing[0]
+    assert missing[1]
+    assert "is not a page of" in missing[0]
     for post, start in pages:
         assert _whole_page(answers, start) == _view(served.folder, base,
                                                     post["markdown_url"])
@@ -298,7 +302,8 @@ def test_a_rebuilt_folder_is_read_again_and_a_page_url_finds_its_index(
     assert before.startswith("# Shore notes\n")
     assert after.startswith("# Shore notes, rebuilt\n")
     count = len(_index(sphinx_copy)["posts"])
-    assert f"- Pages: {count}" in before and f"- Pages: {count - 1}" in after
+    assert f"- Pages: {count}" in before
+    assert f"- Pages: {count - 1}" in after
     assert "Nothing on Shore notes, rebuilt matches" in found
 
 
@@ -332,9 +337,12 @@ def test_a_broken_or_missing_index_is_a_tool_error_and_the_server_goes_on(
         return answers
 
     missing, broken, fixed = anyio.run(session)
-    assert missing[1] and "is not a folder: build the site with the agentprose" in missing[0]
-    assert broken[1] and "agentprose.json is not JSON (Unterminated string" in broken[0]
-    assert not fixed[1] and "results for 'tides'" in fixed[0]
+    assert missing[1]
+    assert "is not a folder: build the site with the agentprose" in missing[0]
+    assert broken[1]
+    assert "agentprose.json is not JSON (Unterminated string" in broken[0]
+    assert not fixed[1]
+    assert "results for 'tides'" in fixed[0]
 
 
 class _Redirect(BaseHTTPRequestHandler):
@@ -443,11 +451,13 @@ def test_a_huge_body_less_index_and_a_huge_query_end_in_bounded_answers(
                                     ("search_docs", {"query": query}),
                                     ("get_page", {"url_or_path": query})])
     related, searched, missing = answers
-    assert not related[1] and "Pool" in related[0], related
+    assert not related[1], related
+    assert "Pool" in related[0], related
     assert [len(text) <= 20_000 for text, _ in answers] == [True] * 3, \
         [(len(text), text[:200]) for text, _ in answers]
     assert len(searched[0]) < 2_000 or searched[0].count("tide") < 500, searched[0][:300]
-    assert missing[1] and len(missing[0]) <= 20_000
+    assert missing[1]
+    assert len(missing[0]) <= 20_000
 
 
 def test_a_call_has_a_request_budget_and_a_deadline(

@@ -46,7 +46,8 @@ def _search(site: LoadedSite) -> SearchIndex:
 
 def test_find_takes_page_urls_view_urls_and_paths(site: LoadedSite) -> None:
     pools = site.find("https://coast.example/tide-pools/")
-    assert pools is not None and pools.title == "How tide pools survive low tide"
+    assert pools is not None
+    assert pools.title == "How tide pools survive low tide"
     for name in ("/tide-pools/", "tide-pools", "tide-pools.md", "/tide-pools/index.html",
                  "https://coast.example/tide-pools.md#temperature", "tide-pools/?x=1"):
         assert site.find(name) is pools, name
@@ -97,7 +98,8 @@ def test_list_pages_filters_and_pages_through(site: LoadedSite) -> None:
     second = tools.list_pages(site, limit=2, offset=2)
     assert second.startswith(f"Pages 3–4 of {len(site.posts)}")
     tagged = tools.list_pages(site, tag="ECOLOGY")
-    assert tagged.count("\n- [") == 1 and "tide-pools/" in tagged
+    assert tagged.count("\n- [") == 1
+    assert "tide-pools/" in tagged
     section = tools.list_pages(site, section="How tide pools survive low tide")
     assert section.count("\n- [") == 2
     assert tools.list_pages(site, since="2999-01-01") == "No pages match."
@@ -305,4 +307,5 @@ def test_a_heading_with_several_anchors_is_found_by_any() -> None:
         {"level": 2, "id": "later", "title": "Later"}]}])).posts[0]
     answer = tools.get_section(post, body, "roadmap-1-0")
     assert answer == tools.get_section(post, body, "id3")
-    assert "(https://s.example/a/#roadmap-1-0):" in answer and answer.endswith("Plans.\n")
+    assert "(https://s.example/a/#roadmap-1-0):" in answer
+    assert answer.endswith("Plans.\n")

@@ -37,7 +37,8 @@ def test_wrong_types_are_reported_not_raised() -> None:
     facts = read_metadata({"title": ["a", "list"], "date": "soon", "modified": True,
                            "authors": {"lead": "Ana"}, "tags": 7}, location="b.md")
     assert facts.title is None
-    assert facts.published is None and facts.modified is None
+    assert facts.published is None
+    assert facts.modified is None
     assert facts.authors == ("Ana",)
     assert facts.tags == ("7",)
     codes = {(d.code, d.location) for d in facts.diagnostics}
@@ -62,9 +63,12 @@ def test_a_yaml_alias_bomb_is_ignored_not_walked() -> None:
 
     meta = yaml.safe_load(_alias_bomb())  # nine levels: 387,420,489 strings if walked
     facts = read_metadata(meta, location="bomb.md")
-    assert facts.title == "Bomb" and facts.tags == ()
+    assert facts.title == "Bomb"
+    assert facts.tags == ()
     (note,) = facts.diagnostics
-    assert note.location == "bomb.md" and "'a4'" in note.message and "1 more" in note.message
+    assert note.location == "bomb.md"
+    assert "'a4'" in note.message
+    assert "1 more" in note.message
     deep: list[object] = []
     for _ in range(40):
         deep = [deep]
@@ -76,7 +80,8 @@ def test_a_yaml_alias_bomb_is_ignored_not_walked() -> None:
 def test_a_redirect_stub_gets_no_view(template: str) -> None:
     # Material's docs: ``template: redirect.html`` with ``location: getting-started/``
     meta = {"template": template, "location": "getting-started/"}
-    assert read_metadata(meta, location="x").excluded and opted_out(meta)
+    assert read_metadata(meta, location="x").excluded
+    assert opted_out(meta)
     assert not opted_out({"template": "home.html"})
     assert not opted_out({"template": "redirects-explained.html"})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -14,6 +14,9 @@ from agentprose_core.parallel.policy import worker_count
 from .sites import commit_all, snapshot
 from .test_cache import _age
 from .test_mkdocs_plugin import make_site, mkdocs_build
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SITE_FILES = ("agentprose.json", "llms.txt", "llms-full.txt")
 
@@ -63,7 +66,8 @@ def test_a_dirty_build_writes_what_a_full_build_writes(site_root: Path) -> None:
     after = set((site_root / ".cache" / "agentprose").glob("*/*.json"))
     per_page = 2 if worker_count(len(list((site_root / "docs").rglob("*.md"))),
                                  enabled=True) else 1
-    assert len(entries - after) == per_page and len(after - entries) == per_page
+    assert len(entries - after) == per_page
+    assert len(after - entries) == per_page
     full = mkdocs_build(site_root, "--site-dir", "full")
     assert full.returncode == 0, full.stderr
     dirty, built = snapshot(site_root / "site"), snapshot(site_root / "full")
@@ -126,7 +130,8 @@ def test_a_dirty_serve_after_a_commit_dates_the_page_anew_in_its_head_too(
     site = site_root / "site"
     assert 'modified: "2026-01-02T03:04:05Z"' in (site / "guide/rocks.md").read_text()
     page = (site / "guide/rocks/index.html").read_text(encoding="utf-8")
-    assert page.count("application/ld+json") == 1 and page.count('rel="agentprose-index"') == 1
+    assert page.count("application/ld+json") == 1
+    assert page.count('rel="agentprose-index"') == 1
     assert '"dateModified":"2026-01-02T03:04:05Z"' in page.replace(" ", "")
     tide = (site / "guide/tide-pools/index.html").read_text(encoding="utf-8")
     assert '"dateModified":"2025-03-04T05:06:07Z"' in tide.replace(" ", "")

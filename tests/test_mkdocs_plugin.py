@@ -11,8 +11,8 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import yaml
@@ -23,6 +23,9 @@ from agentprose_core.settings import options
 
 from .outputs import check_site, split_view
 from .sites import commit_all, snapshot, write_tree
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 PAGES = {
     "docs/index.md": "# Coast guide\n\nWelcome. Read [tide pools](guide/tide-pools.md#life).\n",
@@ -104,11 +107,13 @@ def test_build_in_git_repo_strict(git_site: Path) -> None:
     assert "/secret" not in (site / "llms-full.txt").read_text(encoding="utf-8")
     assert "```python\nprint('tide')\n```" in body
     assert "> **Note: Keep the lid on**" in body
-    assert not (site / "secret.md").exists() and not (site / "drafts/idea.md").exists()
+    assert not (site / "secret.md").exists()
+    assert not (site / "drafts/idea.md").exists()
     assert not (site / "draft.md").exists()
     for output in ("agentprose.json", "llms.txt", "llms-full.txt"):
         text = (site / output).read_text(encoding="utf-8")
-        assert "Not for agents" not in text and "Not published to agents" not in text
+        assert "Not for agents" not in text
+        assert "Not published to agents" not in text
     assert b"text/markdown" not in (site / "secret/index.html").read_bytes()
     posts = outputs.index["posts"]
     assert [p["title"] for p in posts] == ["Coast guide", "Tide pools", "Rock pools", "Extra"]
@@ -150,7 +155,8 @@ def test_pages_that_include_files_date_from_the_newest(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     outputs = check_site(root / "site", "https://coast.example/docs/")
     front, body = outputs.views["guide/rocks.md"]
-    assert "twice" in body and "Second." in body
+    assert "twice" in body
+    assert "Second." in body
     assert front["modified"] == "2025-06-07T08:09:10Z"
     assert outputs.views["index.md"][0]["modified"] == "2024-01-02T03:04:05Z"
 
@@ -345,7 +351,8 @@ def test_a_redirect_stub_gets_nothing(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     site = root / "site"
     outputs = check_site(site, "https://coast.example/docs/")
-    assert "old.md" not in outputs.views and not (site / "old.md").exists()
+    assert "old.md" not in outputs.views
+    assert not (site / "old.md").exists()
     assert "moved.md" not in outputs.views  # a meta-refresh stub written in Markdown
     for output in ("agentprose.json", "llms.txt", "llms-full.txt"):
         assert "/old" not in (site / output).read_text(encoding="utf-8"), output
@@ -373,7 +380,8 @@ def test_flat_urls_and_material(tmp_path: Path) -> None:
     assert front["canonical"] == "https://coast.example/docs/guide/tide-pools.html"
     assert front["lang"] == "pt-BR"
     assert "[rocks](https://coast.example/docs/guide/rocks.md)" in body
-    assert "Permanent link" not in body and "¶" not in body
+    assert "Permanent link" not in body
+    assert "¶" not in body
 
 
 def test_root_site_url(tmp_path: Path) -> None:
@@ -493,7 +501,8 @@ def test_readthedocs_theme(tmp_path: Path) -> None:
     outputs = check_site(root / "site", "https://coast.example/docs/", expect_pages=4)
     body = outputs.views["guide/tide-pools.md"][1]
     assert body.startswith("# Tide pools\n\n## Life\n")
-    assert "Edit on" not in body and "Next" not in body
+    assert "Edit on" not in body
+    assert "Next" not in body
 
 
 def test_mkdocstrings_api_page(tmp_path: Path) -> None:
@@ -517,8 +526,10 @@ def test_mkdocstrings_api_page(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     outputs = check_site(root / "site", "https://coast.example/docs/")
     body = outputs.views["api.md"][1]
-    assert "survey" in body and "Count the creatures in a pool." in body
-    assert "depth" in body and "How deep to look." in body
+    assert "survey" in body
+    assert "Count the creatures in a pool." in body
+    assert "depth" in body
+    assert "How deep to look." in body
     assert "How many were found." in body
 
 
@@ -651,7 +662,8 @@ def test_project_docs_build_with_the_plugin(tmp_path: Path) -> None:
     schema = json.loads((tmp_path / "site/schema/agentprose-1.schema.json").read_text())
     assert schema["$id"] == "https://agentprose.dev/schema/agentprose-1.schema.json"
     report = check_site_dir(tmp_path / "site")
-    assert report.ok and not report.problems, report.to_text()
+    assert report.ok, report.to_text()
+    assert not report.problems, report.to_text()
     table = outputs.views["configuration.md"][1]
     for option in options():
         assert re.search(rf"^\| `{option.name}` +\|", table, re.MULTILINE), option.name
@@ -667,14 +679,16 @@ def test_preprocess_hook_file_next_to_mkdocs_yml(tmp_path: Path) -> None:
     done = mkdocs_build(root)
     assert done.returncode == 0, done.stderr
     body = check_site(root / "site", "https://coast.example/docs/").views["guide/tide-pools.md"][1]
-    assert "Keep the lid on" not in body and "Crabs. See" in body
+    assert "Keep the lid on" not in body
+    assert "Crabs. See" in body
 
 
 def test_bad_preprocess_is_a_configuration_error(tmp_path: Path) -> None:
     root = make_site(tmp_path / "proj", plugins=[{"agentprose": {"preprocess": "nope.py:x"}}])
     done = mkdocs_build(root, quiet=False)
     assert done.returncode != 0
-    assert "agentprose option 'preprocess'" in done.stderr and "no such file" in done.stderr
+    assert "agentprose option 'preprocess'" in done.stderr
+    assert "no such file" in done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -701,10 +715,12 @@ def test_two_pages_that_would_share_a_view_each_get_one(tmp_path: Path) -> None:
     commit_all(root, "first", "2024-01-02T03:04:05+00:00")
     done = mkdocs_build(root, "--strict", quiet=False)
     assert done.returncode == 0, done.stderr
-    assert "[view-collision]" not in done.stderr and "Traceback" not in done.stderr
+    assert "[view-collision]" not in done.stderr
+    assert "Traceback" not in done.stderr
     outputs = check_site(root / "site", "https://coast.example/docs/")
     page, index = outputs.views["guide.md"], outputs.views["guide/index.md"]
-    assert page[0]["title"] == "Guide page" and index[0]["title"] == "Guide"
+    assert page[0]["title"] == "Guide page"
+    assert index[0]["title"] == "Guide"
     assert "(https://coast.example/docs/guide/index.md)" in page[1]
     assert "(https://coast.example/docs/guide.md)" in index[1]
 
@@ -718,7 +734,8 @@ def test_example_material_site(tmp_path: Path) -> None:
     outputs = check_site(tmp_path / "site-src" / "site", "https://rockpools.example/guide/",
                          expect_pages=3)
     crabs = outputs.views["guide/crabs.md"][1]
-    assert "**Shore crab**" in crabs and "```python" in crabs
+    assert "**Shore crab**" in crabs
+    assert "```python" in crabs
     assert outputs.views["index.md"][1].count("> **Warning: Mind the tide**") == 1
 
 

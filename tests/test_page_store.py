@@ -24,7 +24,8 @@ def test_the_pages_come_back_as_they_were_kept(tmp_path: Path) -> None:
     pages = _pages(30)
     assert store.save(pages)
     assert store.load() == pages
-    assert store.save({}) and store.load() == {}
+    assert store.save({})
+    assert store.load() == {}
 
 
 def test_pages_that_do_not_pickle_leave_no_store(tmp_path: Path) -> None:

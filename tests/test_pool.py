@@ -44,7 +44,8 @@ def test_answers_come_back_in_order_from_every_worker() -> None:
         tickets = pool.broadcast(_pid)
         answers = pool.gather()
         pids = {answers[ticket] for ticket in tickets}
-        assert len(pids) == 2 and os.getpid() not in pids
+        assert len(pids) == 2
+        assert os.getpid() not in pids
     finally:
         pool.close()
 
@@ -91,7 +92,8 @@ def test_work_here_overlaps_the_workers_and_answers_stay_in_order() -> None:
     pool = WorkerPool(2, dict)
     try:
         pids, here = run_all_while(pool, _pid, [()] * 8, os.getpid)
-        assert here == os.getpid() and here not in pids  # the tasks ran in the workers
+        assert here == os.getpid()
+        assert here not in pids
         assert run_all_while(pool, _square, calls, lambda: "done") == (
             [n * n for n in range(30)], "done")
     finally:

@@ -4,8 +4,7 @@ sections' own llms.txt (llms.txt v2 scoping), ``describedby`` and the body hint.
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from llms_txt import parse_llms_file
@@ -32,6 +31,9 @@ from agentprose_core.render.decorate import decorate_page, decorate_text, redeco
 from agentprose_core.render.llmstxt import render_llms_txt, render_section_llms_txt
 from agentprose_core.render.view import render_view, view_directive
 from agentprose_core.settings import Settings
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BASE = "https://coast.example/docs/"
 SETTINGS = Settings()
@@ -210,25 +212,31 @@ def test_the_hint_opens_the_body_once() -> None:
 
 def test_hint_is_hidden_for_the_eye_and_out_of_the_tab_order() -> None:
     hint = body_hint(PAGES[1], SITE, SETTINGS)
-    assert "clip-path:inset(50%)" in hint and "display:none" not in hint
-    assert "aria-hidden" not in hint and " hidden" not in hint.replace(HINT_MARKER, "")
+    assert "clip-path:inset(50%)" in hint
+    assert "display:none" not in hint
+    assert "aria-hidden" not in hint
+    assert " hidden" not in hint.replace(HINT_MARKER, "")
     assert hint.count('tabindex="-1"') == 2
 
 
 def test_no_hint_when_the_setting_is_off() -> None:
     off = Settings(body_hint=False)
     decorated = decorate_text(DOCUMENT, PAGES[1], SITE, off)
-    assert decorated is not None and HINT_MARKER not in decorated
+    assert decorated is not None
+    assert HINT_MARKER not in decorated
     assert insert_hint(DOCUMENT, "") is None
 
 
 def test_same_hint_for_text_and_bytes() -> None:
     as_text = decorate_text(DOCUMENT, PAGES[1], SITE, SETTINGS)
     as_bytes = decorate_page(DOCUMENT.encode(), PAGES[1], SITE, SETTINGS)
-    assert as_text is not None and as_bytes is not None
-    assert HINT_MARKER in as_text and HINT_MARKER.encode() in as_bytes
+    assert as_text is not None
+    assert as_bytes is not None
+    assert HINT_MARKER in as_text
+    assert HINT_MARKER.encode() in as_bytes
     hint = body_hint(PAGES[1], SITE, SETTINGS)
-    assert as_text.count(hint) == 1 and as_bytes.count(hint.encode()) == 1
+    assert as_text.count(hint) == 1
+    assert as_bytes.count(hint.encode()) == 1
 
 
 def test_no_body_no_hint() -> None:
@@ -244,7 +252,8 @@ def test_redecorating_replaces_the_hint_and_gives_the_same_bytes() -> None:
     other = dataclasses.replace(PAGES[1], url="https://new.example/about/",
                                 markdown_url="https://new.example/about.md")
     again = redecorate_page(once, other, moved, SETTINGS)
-    assert again is not None and b"coast.example" not in again
+    assert again is not None
+    assert b"coast.example" not in again
     assert again.count(HINT_MARKER.encode()) == 1
     assert without_hint(without_hint(once)) == without_hint(once)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from html import escape
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,6 +20,9 @@ from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.settings import ENGINES, Settings
 
 from .test_golden import CASES, SITE_MAP, _page_url
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 PAGE = "https://docs.example.org/proj/page/"
 
@@ -170,7 +173,8 @@ def test_a_cell_of_paragraphs_makes_a_pipe_table(engine: str) -> None:
                 '<td><code>x</code></td><td><div class="doc-md-description"><p>One.</p>'
                 "<p>Two <code>y</code>.</p></div></td></tr></tbody></table>")
     markdown = _markdown(fragment, engine)
-    assert markdown.startswith("| Name") and "One.<br><br>Two `y`." in markdown
+    assert markdown.startswith("| Name")
+    assert "One.<br><br>Two `y`." in markdown
     assert _mismatches(fragment, engine) == []
 
 
@@ -179,7 +183,8 @@ def test_an_html_table_keeps_code_lines_and_drops_unknown_tags(engine: str) -> N
     fragment = ('<table><tr><th>A</th><th>B</th></tr><tr><td rowspan="2"><pre>a\n\nb</pre></td>'
                 '<td><autoref identifier="pkg.X" optional>X</autoref></td></tr></table>')
     markdown = _markdown(fragment, engine)
-    assert "<autoref" not in markdown and "<td>X</td>" in markdown
+    assert "<autoref" not in markdown
+    assert "<td>X</td>" in markdown
     assert "\n\n" not in markdown.strip()  # a blank line would end the HTML block
     from lxml import html
     from markdown_it import MarkdownIt
@@ -210,7 +215,8 @@ def test_icon_only_links_say_what_they_are() -> None:
     markdown = _markdown(fragment, "html-to-markdown")
     assert "[Minimum version: 9.1](https://docs.example.org/proj/species.md)" in markdown
     assert "[Edit](https://docs.example.org/y)" in markdown
-    assert "[]" not in markdown and "/z" not in markdown
+    assert "[]" not in markdown
+    assert "/z" not in markdown
 
 
 def test_sphinx_split_wrapper_leaves_display_math() -> None:

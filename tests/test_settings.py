@@ -24,7 +24,8 @@ def test_every_option_has_help_and_kinds() -> None:
     assert names == [f.name for f in dataclasses.fields(Settings)]
     for option in options():
         assert option.help.strip().endswith("."), option.name
-        assert option.kinds and set(option.kinds) <= KINDS, option.name
+        assert option.kinds, option.name
+        assert set(option.kinds) <= KINDS, option.name
         assert (option.default is None) == (NoneType in option.kinds), option.name
         assert all(isinstance(choice, str) for choice in option.choices), option.name
 
@@ -103,7 +104,8 @@ def _docs_hook() -> Any:
 
     path = Path(__file__).parent.parent / "docs" / "hooks" / "options.py"
     spec = importlib.util.spec_from_file_location("docs_options_hook", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -149,7 +151,8 @@ def test_the_generated_docs_in_the_repository_are_current() -> None:
 
     spec = importlib.util.spec_from_file_location("docs_diagnostics_hook",
                                                   docs / "hooks" / "diagnostics.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     diagnostics = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(diagnostics)
     page = (docs / "diagnostics.md").read_text(encoding="utf-8")

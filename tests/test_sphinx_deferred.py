@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agentprose_core.build.deferred import BACKLOG, DeferredPages
 from agentprose_core.build.pagewise import HeadFill, PageJob, SitePages, marker, write_page
@@ -12,6 +12,9 @@ from agentprose_core.parallel.pool import WorkerPool
 from agentprose_core.records.metadata import PageFacts
 from agentprose_core.records.store import RecordStore
 from agentprose_core.settings import Settings
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BASE = "https://coast.example/docs/"
 FILL = HeadFill(marker("0123abcd"))
@@ -48,7 +51,8 @@ def test_filled_writes_what_the_page_s_encoding_cannot_hold_as_references() -> N
     latin = HeadFill(FILL.marker, "latin-1")
     page = PAGE.format(head=FILL.marker).encode("latin-1")
     filled = latin.filled(page, '<meta content="Maré 潮">')
-    assert filled is not None and '<meta content="Maré &#28526;">'.encode("latin-1") in filled
+    assert filled is not None
+    assert '<meta content="Maré &#28526;">'.encode("latin-1") in filled
 
 
 def test_the_worker_writes_the_views_and_fills_each_head_once_it_is_written(
@@ -66,7 +70,8 @@ def test_the_worker_writes_the_views_and_fills_each_head_once_it_is_written(
             page.write_text(PAGE.format(head=FILL.marker))  # as Sphinx writes it, after
         deferred.all_written()
         assert deferred.take(pool.gather()) == []
-        assert deferred.finish() == [] and deferred.redone == 0
+        assert deferred.finish() == []
+        assert deferred.redone == 0
     finally:
         pool.close()
     for name in names:
@@ -90,7 +95,8 @@ def test_pages_of_a_worker_that_ended_are_done_here(tmp_path: Path) -> None:
             page.write_text(PAGE.format(head=FILL.marker))
         deferred.all_written()
         assert deferred.take(pool.gather()) == []
-        assert not deferred.accepts() and deferred.redone == 2
+        assert not deferred.accepts()
+        assert deferred.redone == 2
     finally:
         pool.close()
     for name in ("a", "b"):
@@ -116,7 +122,8 @@ def test_a_head_the_worker_answered_for_but_never_filled_is_filled_here(
         worker.wait()
         deferred.submit(_job("b"), pages["b"])
         pages["b"].write_text(PAGE.format(head=FILL.marker))
-        assert deferred.take(pool.gather()) == [] and deferred.redone == 1
+        assert deferred.take(pool.gather()) == []
+        assert deferred.redone == 1
     finally:
         pool.close()
     for page in pages.values():

@@ -57,14 +57,16 @@ def test_html_build(make_app: App, basic: Path) -> None:
     assert front["next"] == BASE + "guide/rocks.html"
     assert "[Rock pools](https://coast.example/docs/guide/rocks.md)" in body
     # The type stays English for machines; the title is the page's own (Portuguese).
-    assert "> **Note: Nota**" in body and "Crabs escape from open buckets." in body
+    assert "> **Note: Nota**" in body
+    assert "Crabs escape from open buckets." in body
     assert "```python\nprint(\"tide\")\n```" in body
     assert "Watch the tide tables." in body  # from the included file
     posts = {p["title"]: p for p in outputs.index["posts"]}
     assert posts["Tide pools"]["section"] == ["Guide"]
     assert posts["Glossary"]["section"] == ["Reference"]
     assert list(outputs.llms["sections"]) == ["Docs", "Guide", "Reference", "Optional"]
-    assert not (out / "secret.md").exists() and not (out / "internal/notes.md").exists()
+    assert not (out / "secret.md").exists()
+    assert not (out / "internal/notes.md").exists()
     for page in ("genindex.html", "search.html", "secret.html"):
         assert "text/markdown" not in (out / page).read_text(encoding="utf-8"), page
 
@@ -80,7 +82,8 @@ def test_a_page_left_out_leaves_no_trace(make_app: App, basic: Path) -> None:
     assert "Not the hidden one." in outputs.views["guide/rocks.md"][1]
     for name in ("agentprose.json", "llms.txt", "llms-full.txt"):
         text = (out / name).read_text(encoding="utf-8")
-        assert "Secret" not in text and "secret.html" not in text, name
+        assert "Secret" not in text, name
+        assert "secret.html" not in text, name
 
 
 def test_dirhtml_build(make_app: App, basic: Path) -> None:
@@ -121,7 +124,8 @@ def test_documents_without_a_view_are_named_with_why(make_app: App, basic: Path)
     app = make_app("html", srcdir=basic)
     app.build()
     line = next(line for line in app._status.getvalue().splitlines() if "no agent view" in line)
-    assert "secret.rst (agentprose: false)" in line and "internal/notes.rst (exclude)" in line
+    assert "secret.rst (agentprose: false)" in line
+    assert "internal/notes.rst (exclude)" in line
 
 
 def test_git_dates_include_included_files(make_app: App, basic: Path) -> None:
@@ -277,7 +281,8 @@ def test_a_theme_that_drops_the_metatags_still_gets_the_head_tags(
     check_site(out, BASE, expect_pages=5)
     page = (out / "guide" / "tide-pools.html").read_text(encoding="utf-8")
     assert page.count('rel="agentprose-index"') == 1
-    assert page.count('type="text/markdown"') == 1 and "application/ld+json" in page
+    assert page.count('type="text/markdown"') == 1
+    assert "application/ld+json" in page
     assert '<meta name="viewport"' in page
     assert 'rel="agentprose-index"' not in (out / "search.html").read_text(encoding="utf-8")
     again = build(make_app, src, parallel=parallel, confoverrides={
@@ -348,10 +353,13 @@ def test_autodoc_and_myst(make_app: App, tmp_path: Path) -> None:
     outputs = check_site(out, "https://api.example/", expect_pages=3)
     api = outputs.views["api.md"][1]
     assert "`shorelib.survey(pool: str, depth: float = 1.5) -> int`" in api
-    assert "Count the creatures in a pool." in api and "How deep to look." in api
+    assert "Count the creatures in a pool." in api
+    assert "How deep to look." in api
     front, notes = outputs.views["notes.md"]
-    assert front["author"] == "Bo Li" and front["published"] == "2024-05-06T00:00:00Z"
-    assert "Written in **MyST**" in notes and "```yaml\ntide: low\n```" in notes
+    assert front["author"] == "Bo Li"
+    assert front["published"] == "2024-05-06T00:00:00Z"
+    assert "Written in **MyST**" in notes
+    assert "```yaml\ntide: low\n```" in notes
     post = next(p for p in outputs.index["posts"] if p["title"] == "Field notes")
     assert post["tags"] == ["field", "notes"]
 
@@ -380,18 +388,21 @@ def test_a_config_mistake_makes_sphinx_build_exit_non_zero(basic: Path, tmp_path
          "-D", "agentprose_converter=pandoc"], capture_output=True, text=True, check=False)
     assert done.returncode == 1, done.stderr
     assert done.stderr.count("'converter' must be one of") == 1
-    assert "Traceback" not in done.stderr and "report this error" not in done.stderr
+    assert "Traceback" not in done.stderr
+    assert "report this error" not in done.stderr
 
 
 def test_missing_base_url_is_a_config_error(make_app: App, tmp_path: Path) -> None:
     warnings = _mistake(make_app, copy_root("nobaseurl", tmp_path / "src"))
-    assert "ERROR" in warnings and "set html_baseurl" in warnings
+    assert "ERROR" in warnings
+    assert "set html_baseurl" in warnings
     assert warnings.count("set html_baseurl") == 1
 
 
 def test_other_builders_are_left_alone(make_app: App, tmp_path: Path) -> None:
     out = build(make_app, copy_root("nobaseurl", tmp_path / "src"), "text")
-    assert not list(out.glob("*.md")) and not (out / "agentprose.json").exists()
+    assert not list(out.glob("*.md"))
+    assert not (out / "agentprose.json").exists()
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
@@ -403,7 +414,8 @@ def test_bad_config_value_is_a_config_error(
     make_app: App, basic: Path, name: str, value: object, message: str
 ) -> None:
     warnings = _mistake(make_app, basic, confoverrides={PREFIX + name: value})
-    assert "ERROR" in warnings and message in warnings
+    assert "ERROR" in warnings
+    assert message in warnings
     assert "[agentprose.config]" in warnings or not SHOWS_TYPES
     assert warnings.count(message) == 1
     with pytest.raises(ConfigError, match=message):  # the helper that says so
@@ -461,7 +473,9 @@ def test_example_project_with_furo(make_app: App, tmp_path: Path) -> None:
     assert signature in outputs.views["api.md"][1]
     body = outputs.views["tides.md"][1]
     assert "| Tide   | Range |" in body
-    assert "> **Warning**" in body and "$$" not in body and r"\[" in body
+    assert "> **Warning**" in body
+    assert "$$" not in body
+    assert r"\[" in body
     assert outputs.views["journal.md"][0]["published"] == "2026-03-14T00:00:00Z"
 
 
@@ -749,4 +763,5 @@ def test_a_build_ends_with_a_summary_line(make_app: App, basic: Path) -> None:
     app = make_app("html", srcdir=basic)
     app.build()
     status = app._status.getvalue()
-    assert "agentprose: 5 agent views, " in status and " files written" in status, status
+    assert "agentprose: 5 agent views, " in status, status
+    assert " files written" in status, status

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pickle
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agentprose_core.model import PageRecord
 from agentprose_core.records.store import RecordStore
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def _record(title: str) -> PageRecord:

@@ -63,7 +63,8 @@ def test_pages_converted_in_the_worker_have_the_same_bytes(
         app = _build(make_app, _site(tmp_path / str(workers)), builder,
                      agentprose_workers=workers)
         warnings = app._warning.getvalue()
-        assert "page3" in warnings and _typed("unknown-construct", warnings)
+        assert "page3" in warnings
+        assert _typed("unknown-construct", warnings)
         sites[workers] = snapshot(Path(app.outdir), EVERY_FILE)
     assert _without_times(sites[True]) == _without_times(sites[False])
     pages = [name for name in sites[True] if name.endswith(".html")]
@@ -130,7 +131,8 @@ def test_a_page_s_warning_fails_a_build_with_warnings_as_errors(
          "-D", f"agentprose_workers={workers}"],
         capture_output=True, text=True, check=False)
     assert done.stdout.split()[0] != "0"
-    assert "page3" in done.stderr and _typed("unknown-construct", done.stderr)
+    assert "page3" in done.stderr
+    assert _typed("unknown-construct", done.stderr)
 
 
 def test_turning_workers_or_the_cache_off_writes_no_page_again(

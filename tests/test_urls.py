@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import quote, unquote, urljoin, urlsplit, urlunsplit
 
 import pytest
@@ -20,6 +20,9 @@ from agentprose_core.urls import (
     unsafe_scheme,
     view_url,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 ROOT = "https://coast.example/"
 SUB = "https://coast.example/blog/"
@@ -109,7 +112,7 @@ def _same_as(expected: Callable[..., str], actual: Callable[..., str], *args: st
     try:
         wanted = expected(*args)
     except ValueError:  # urlsplit refuses it ("[" unmatched): so must the fast path
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError):  # noqa: PT011 - the error of the stdlib function compared
             actual(*args)
         return
     assert actual(*args) == wanted
@@ -188,7 +191,7 @@ def test_links_into_the_page_go_where_the_page_goes(page: str, hrefs: list[str],
                                                      listed: bool) -> None:
     """The shortcut for "#…" links gives what resolving each one gives, and looks up
     the same pages (a worker's conversion is kept or redone by them)."""
-    from agentprose_core.convert.normalize import _link_target, _rewrite_links
+    from agentprose_core.convert.rules.links import _link_target, rewrite_links
     from agentprose_core.convert.tree import ElementIndex, new_element
     from agentprose_core.parallel.speculative import RecordingMap
 
@@ -199,7 +202,7 @@ def test_links_into_the_page_go_where_the_page_goes(page: str, hrefs: list[str],
         root.append(link)
     site_map = {page_key(page): "https://x.org/view.md"} if listed else {}
     shortcut, each = RecordingMap(site_map), RecordingMap(site_map)
-    _rewrite_links(ElementIndex(root), page, shortcut)
+    rewrite_links(ElementIndex(root), page, shortcut)
     kept = [href for href in hrefs if not unsafe_scheme(href)]
     assert [link.get("href") for link in root.iter("a")] == [
         _link_target(href, page, each) for href in kept
@@ -216,7 +219,8 @@ def test_a_page_and_a_folder_of_one_name_get_views_of_their_own(order: int) -> N
     views = views_of(urls, base, "sibling")
     assert views[base + "changes.html"] == base + "changes.md"
     assert views[base + "changes/"] == base + "changes/index.md"
-    assert views[base + "a/"] == base + "a.md" and views[base] == base + "index.md"
+    assert views[base + "a/"] == base + "a.md"
+    assert views[base] == base + "index.md"
     (message,) = view_collisions(urls, base, "sibling")
     assert message.startswith(f"The pages {base}changes/ and {base}changes.html")
     assert view_collisions(urls, base, "directory") == []

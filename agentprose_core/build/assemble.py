@@ -5,9 +5,7 @@ page before it writes any) made into the site's records, in reading order.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentprose_core.parallel.cache import ConversionCache, convert_cached, site_digest
@@ -28,6 +26,9 @@ from agentprose_core.records.site import (
 from agentprose_core.urls import page_key
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from pathlib import Path
+
     from agentprose_core.diagnostics import Diagnostic
     from agentprose_core.model import Conversion, PageRecord
     from agentprose_core.records.dates import LastChanged

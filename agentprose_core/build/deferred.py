@@ -131,6 +131,7 @@ class DeferredPages:
 
     @property
     def backlogged(self) -> bool:
+        """True when the worker has as many pages unanswered as the build lets it hold."""
         return len(self._pages) >= BACKLOG
 
     def take(self, answers: dict[int, Any]) -> list[Note]:

@@ -9,7 +9,6 @@ they show, never the build's clock (the same input gives the same bytes).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,7 +16,7 @@ from agentprose_core.parallel.pool import Failed
 from agentprose_core.parallel.wire import WiredTexts
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping, Sequence
     from pathlib import Path
 
     from agentprose_core.diagnostics import Diagnostic
@@ -92,7 +91,7 @@ def listing_conversion(page_html: str, *, page_url: str, site_map: Mapping[str, 
                            settings=settings)
 
 
-def convert_listing(state: WorkerState, task: ListingTask) -> Conversion | None:
+def convert_listing(_state: WorkerState, task: ListingTask) -> Conversion | None:
     """:func:`listing_conversion` in a worker."""
     return listing_conversion(task.page_html, page_url=task.page_url,
                               site_map=task.site_map, settings=task.settings)

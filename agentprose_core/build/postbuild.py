@@ -12,7 +12,6 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentprose_core.build.conflicts import foreign_llms_files
@@ -64,6 +63,7 @@ from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
+    from pathlib import Path
 
     from agentprose_core.extract.page import ExtractedPage
     from agentprose_core.settings import Settings

@@ -92,18 +92,18 @@ def ours(names: Iterable[str], settings: Settings) -> set[str]:
     return set(names) & {INDEX_NAME, LLMS_NAME, LLMS_FULL_NAME, *host_files(settings.host)}
 
 
-def ready(state: object) -> None:
+def ready(_state: object) -> None:
     """A worker's task sent at ``builder-inited``: the worker imports this module (not
     Sphinx: the package imports it only in ``setup()``) while Sphinx reads, not when
     the site files are due."""
 
 
-def finish_site(state: object, job: SiteJob) -> list[Diagnostic]:
+def finish_site(_state: object, job: SiteJob) -> list[Diagnostic]:
     """Drop the views of documents gone or left out, bring every record up to date,
     write the site files and, after a build that wrote every page, prune the cache (an
     incremental build did not use the entries of the pages it left as they were);
-    returns what the build should report. ``state`` is a worker's (unused: the job
-    holds everything)."""
+    returns what the build should report. The first argument is a worker's state
+    (unused: the job holds everything)."""
     _drop_stale(job)
     notes = _write_listings(job)
     records = _records(job)

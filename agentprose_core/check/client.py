@@ -13,8 +13,8 @@ import http.client
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
-from agentprose_core.check.rules import same_origin
 from agentprose_core.reading.fetch import Fetch, HttpRequest, HttpResponse
+from agentprose_core.urls import same_origin
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -56,6 +56,7 @@ class Client:
         return response
 
     def cached(self, url: str, accept: str) -> HttpResponse | None:
+        """The response already fetched for ``url`` with this ``Accept`` header, if any."""
         return self.cache.get((url, accept))
 
     def _follow(self, url: str, headers: dict[str, str], method: str) -> HttpResponse | None:

@@ -16,8 +16,7 @@ a browser's ``Accept`` and Markdown when both types have equal weight.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from agentprose_core.check.client import Client
@@ -27,7 +26,6 @@ from agentprose_core.check.rules import (
     Read,
     SiteCheck,
     load_index,
-    same_origin,
     text_of,
 )
 from agentprose_core.errors import InputError
@@ -35,7 +33,10 @@ from agentprose_core.model import INDEX_NAME
 from agentprose_core.reading.fetch import Fetch, HttpResponse, urllib_fetch
 from agentprose_core.reading.text import head_links
 from agentprose_core.records.scopes import covering_scope
-from agentprose_core.urls import base_url_of, page_key
+from agentprose_core.urls import base_url_of, page_key, same_origin
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["AGENT_ACCEPT", "BROWSER_ACCEPT", "HTTP_CHECKS", "check_url"]
 

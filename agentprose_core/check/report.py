@@ -105,6 +105,7 @@ class Problem:
         return RULES[self.rule].level
 
     def to_dict(self) -> dict[str, str]:
+        """The problem as JSON (``--json``)."""
         return {"rule": self.rule, "level": self.level, "where": self.where,
                 "message": self.message}
 
@@ -132,10 +133,12 @@ class Report:
 
     @property
     def errors(self) -> list[Problem]:
+        """The problems that fail the check."""
         return [p for p in self.problems if p.level == "error"]
 
     @property
     def warnings(self) -> list[Problem]:
+        """The problems that do not fail the check."""
         return [p for p in self.problems if p.level == "warning"]
 
     @property
@@ -144,9 +147,11 @@ class Report:
         return not self.errors
 
     def rules_broken(self) -> set[str]:
+        """The rules at least one problem broke."""
         return {p.rule for p in self.problems}
 
     def to_dict(self) -> dict[str, object]:
+        """The report as JSON (``--json``)."""
         return {
             "target": self.target,
             "ok": self.ok,
@@ -164,6 +169,7 @@ class Report:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2) + "\n"
 
     def summary(self) -> str:
+        """One line: what was checked, how much was read, and the verdict."""
         read = f"{self.requests} requests" if self.requests else f"{self.files_read} files"
         verdict = "ok" if self.ok else "FAILED"
         return (f"agentprose check: {self.target}: {self.pages_checked} pages, {read}: "

@@ -9,11 +9,14 @@ which is why the rule warns rather than fails.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from agentprose_core.check.structure import roundtrip_mismatches
 from agentprose_core.convert.tree import to_html
 from agentprose_core.extract.page import parse_page
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["roundtrip_findings"]
 

@@ -29,7 +29,7 @@ from agentprose_core.reading.text import (
 )
 from agentprose_core.records.scopes import covering_scope, folder_of
 from agentprose_core.render.index import load_schema
-from agentprose_core.urls import is_on_site, page_key
+from agentprose_core.urls import is_on_site, page_key, same_origin
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -45,7 +45,6 @@ __all__ = [
     "discovery_findings",
     "has_discovery_links",
     "load_index",
-    "same_origin",
     "text_of",
 ]
 
@@ -85,6 +84,7 @@ class SiteCheck:
 
     @property
     def posts(self) -> list[dict[str, Any]]:
+        """The index's posts that are objects (others are reported elsewhere)."""
         posts = self.index.get("posts")
         return [post for post in posts if isinstance(post, dict)] if isinstance(posts, list) else []
 
@@ -93,22 +93,20 @@ class SiteCheck:
         return self.posts if self.limit is None else self.posts[: self.limit]
 
     def add(self, rule: str, url: str, message: str, line: int = 0) -> None:
+        """Report a problem of ``rule`` at ``url`` (and ``line``, when known)."""
         where = self.where(url) + (f":{line}" if line else "")
         self.report.add(rule, where, message)
 
     def missing(self, rule: str, read: Read, what: str) -> None:
+        """Report that ``what`` could not be read, unless that was said already."""
         if not read.reported:
             self.add(rule, read.url, f"{what}: {read.reason}")
 
 
 def text_of(post: dict[str, Any], key: str) -> str | None:
+    """A post's non-empty string field ``key``, or None."""
     value = post.get(key)
     return value if isinstance(value, str) and value else None
-
-
-def same_origin(url: str, base: str) -> bool:
-    parts, site = urlsplit(url), urlsplit(base)
-    return (parts.scheme, parts.netloc.lower()) == (site.scheme, site.netloc.lower())
 
 
 # -- agentprose.json ----------------------------------------------------------------

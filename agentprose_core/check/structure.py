@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +26,8 @@ from agentprose_core.convert.tree import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from agentprose_core.convert.fences import SourceFence
     from agentprose_core.convert.placeholders import Placeholders
 

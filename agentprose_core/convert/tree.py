@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Container, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -13,6 +12,8 @@ from agentprose_core.characters import clean_markup
 from agentprose_core.convert.shallow import shallow_markup, too_deep
 
 if TYPE_CHECKING:
+    from collections.abc import Collection, Container, Iterable, Sequence
+
     from lxml.cssselect import CSSSelector
 
 Element = etree._Element
@@ -107,9 +108,8 @@ class PageText:
 def select_in(root: Element, selector: str, source: Container[str] | None) -> list[Element]:
     """:func:`select` for the parts of ``selector`` that can match a page whose HTML,
     lowercased, is ``source`` (a string or a :class:`PageText`): a part naming a class,
-    id, attribute or attribute value that the page does not contain is left out, and
-    with no part left there is no query at all. The answer is the same, in the same
-    order.
+    id, attribute or attribute value that the page does not contain is left out, with
+    no part left there is no query at all; the answer is the same, in the same order.
 
     CSS class tests are slow in libxml2's XPath on pages of many elements (a Pygments
     token is one each), and most theme selectors name classes that a page lacks.

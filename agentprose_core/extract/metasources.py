@@ -52,6 +52,7 @@ class MetaSources:
         return [v for v in self.meta.get(key, ()) if v]
 
     def warn(self, code: str, message: str) -> None:
+        """Note a problem with the page's metadata."""
         self.diagnostics.append(Diagnostic(code, message, self.url))
 
 
@@ -114,6 +115,7 @@ def _types(node: dict[str, Any]) -> set[str]:
 
 
 def ld_text(page: MetaSources, key: str) -> str | None:
+    """The JSON-LD field ``key`` as text, or None."""
     value = page.ld.get(key)
     if value is None:
         return None
@@ -124,6 +126,7 @@ def ld_text(page: MetaSources, key: str) -> str | None:
 
 
 def microdata(page: MetaSources, prop: str) -> list[str]:
+    """The texts of the page's microdata property ``prop`` outside nested items."""
     values = []
     for element in page.select(f"[itemprop~={prop}]"):
         scoped = element.get("itemscope") is not None

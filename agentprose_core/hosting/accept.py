@@ -82,6 +82,7 @@ class Rule:
     absent: tuple[str, ...] = ()
 
     def matches(self, accept: str) -> bool:
+        """True when an ``Accept`` header has every present pattern and no absent one."""
         found = (re.search(p, accept, re.IGNORECASE) for p in self.present)
         missing = (re.search(p, accept, re.IGNORECASE) for p in self.absent)
         return all(found) and not any(missing)

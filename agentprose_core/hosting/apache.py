@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from agentprose_core.agents import (
@@ -23,6 +23,9 @@ from agentprose_core.hosting.common import (
 )
 from agentprose_core.hosting.links import link_rules
 from agentprose_core.sitepaths import SAFE
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["apache_config", "apache_htaccess"]
 

@@ -45,6 +45,7 @@ LAYOUTS = {
 
 
 def views_of(layout: str) -> Views:
+    """The view URLs of ``layout``; a :class:`ConfigError` for an unknown one."""
     if layout not in VIEW_LAYOUTS:
         raise ConfigError(f"view_layout must be one of {', '.join(VIEW_LAYOUTS)} (got {layout!r}).")
     return LAYOUTS[layout]
@@ -59,6 +60,7 @@ def checked(text: str, what: str) -> str:
 
 
 def base_of(base_path: str, *, spaces: bool = True) -> str:
+    """The checked base path; ``spaces=False`` for servers whose syntax can't hold one."""
     base = checked(normalize_base_path(base_path), "base path")
     if not spaces and any(c.isspace() for c in base):
         raise InputError(f"The base path {base!r} holds a space, which this server's "

@@ -37,7 +37,7 @@ What each can do of the rest (``Link`` headers, agent detection, the Markdown ``
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from agentprose_core.agents import VARY_AGENTS, agent_pattern, crawler_pattern, signature_pattern
@@ -46,6 +46,9 @@ from agentprose_core.hosting.headers import cloudflare_headers, netlify_headers
 from agentprose_core.hosting.links import LinkRule, link_rules
 from agentprose_core.hosting.vercel import vercel_json
 from agentprose_core.sitepaths import SAFE, WELL_KNOWN, normalize_base_path
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = [
     "cloudflare_function",

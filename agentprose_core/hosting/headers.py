@@ -4,11 +4,14 @@ they cannot do)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from agentprose_core.hosting.links import LinkRule, link_rules
 from agentprose_core.sitepaths import SAFE, normalize_base_path
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["cloudflare_headers", "netlify_headers"]
 

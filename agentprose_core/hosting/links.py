@@ -8,14 +8,17 @@ its path starts with, as ``agentprose serve`` takes the nearest ``llms.txt`` on 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from agentprose_core.agents import link_header, not_found_markdown
 from agentprose_core.errors import InputError
 from agentprose_core.model import INDEX_NAME, LLMS_NAME
 from agentprose_core.sitepaths import SAFE
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["UNSAFE", "LinkRule", "link_rules", "normalize_scopes"]
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from agentprose_core.agents import (
     VARY_AGENTS,
@@ -22,6 +22,9 @@ from agentprose_core.hosting.common import (
     views_of,
 )
 from agentprose_core.hosting.links import LinkRule, link_rules
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["nginx_config"]
 

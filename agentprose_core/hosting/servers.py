@@ -35,7 +35,7 @@ as ``agentprose serve`` does, and names the one it found in ``Link`` and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from agentprose_core.errors import ConfigError
 from agentprose_core.hosting.apache import apache_config, apache_htaccess
@@ -43,6 +43,9 @@ from agentprose_core.hosting.caddy import caddy_config
 from agentprose_core.hosting.edge import cloudflare_headers, netlify_headers
 from agentprose_core.hosting.nginx import nginx_config
 from agentprose_core.settings import HOSTS as SETTINGS_HOSTS
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = [
     "HOSTS",

@@ -4,7 +4,7 @@ regular expressions of :mod:`.accept` (:mod:`.edge` says what routes cannot do).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from agentprose_core.agents import VARY_AGENTS, agent_pattern, crawler_pattern, signature_pattern
@@ -12,6 +12,9 @@ from agentprose_core.hosting.accept import ACCEPT_RULES, regex_escape
 from agentprose_core.hosting.common import template_views
 from agentprose_core.hosting.links import link_rules
 from agentprose_core.sitepaths import SAFE, WELL_KNOWN, normalize_base_path
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["vercel_json"]
 

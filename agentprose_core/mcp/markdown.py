@@ -8,8 +8,11 @@ a list of headings). A ``#`` line inside fenced code is code, not a heading.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 __all__ = ["ANCHOR", "Line", "opening_anchors", "scan", "without_markup"]
 
@@ -35,6 +38,7 @@ def without_markup(text: str) -> str:
 
 @dataclass(frozen=True)
 class Line:
+    """One line of a view: its number, its text, and whether it is inside a code block."""
     number: int
     text: str
     code: bool

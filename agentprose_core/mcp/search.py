@@ -17,10 +17,13 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from agentprose_core.mcp.markdown import ANCHOR, opening_anchors, scan, without_markup
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 __all__ = ["FIELD_WEIGHTS", "Document", "Hit", "Passage", "SearchIndex", "best_passage",
            "names_in", "object_names", "query_terms", "stem", "terms"]
@@ -142,6 +145,7 @@ def object_names(name: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Hit:
+    """One page found by a search: its position, score and the passage that matched."""
     number: int
     """The post's position in the documents the index was built from."""
     score: float
@@ -240,6 +244,7 @@ SNIPPET_CHARS = 300
 
 @dataclass(frozen=True)
 class Passage:
+    """The part of a page that matched a query, under its headings."""
     headings: tuple[str, ...]
     """The headings above the passage, outermost first."""
     snippet: str

@@ -78,12 +78,14 @@ class Reading:
         return ""
 
     def searched(self) -> str:
+        """What a search reads, as the tools describe it."""
         if self.site.has_bodies or self.source.local:
             return "titles, headings, summaries and page bodies"
         return ("titles, headings and summaries (the index carries no page bodies; "
                 "get_page and get_section fetch them)")
 
     def search_index(self) -> SearchIndex:
+        """The search index, once it is built (in the background, from the start)."""
         self._indexing.done.wait()
         if self._indexing.index is None:
             raise IndexProblem(f"the search index could not be built: "
@@ -91,6 +93,7 @@ class Reading:
         return self._indexing.index
 
     def links(self) -> dict[int, set[int]]:
+        """Which pages link which, by position: built on first use."""
         # The bodies search reads: a deployed site's body-less index is not fetched
         # view by view (100,000 requests for one related_pages call).
         if self._links is None:
@@ -98,6 +101,7 @@ class Reading:
         return self._links
 
     def post(self, url_or_path: str) -> Post:
+        """The page a tool call names by URL or path; a ValueError that says so otherwise."""
         post = self.site.find(url_or_path)
         if post is None:
             raise ValueError(f"{tools.quoted(url_or_path)} is not a page of {self.site.name}: "

@@ -8,12 +8,14 @@ are ignored, as the format asks of readers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from agentprose_core.urls import page_key
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 __all__ = ["Heading", "IndexProblem", "LoadedSite", "Post", "parts_of", "site_from_index"]
 
@@ -24,6 +26,7 @@ class IndexProblem(Exception):
 
 @dataclass(frozen=True)
 class Heading:
+    """One heading of a page's outline, as the index lists it."""
     level: int
     title: str
     id: str = ""
@@ -31,6 +34,7 @@ class Heading:
 
 @dataclass(frozen=True)
 class Post:
+    """One page of the site, as the index lists it."""
     number: int
     """Position in reading order."""
     url: str
@@ -52,6 +56,7 @@ class Post:
 
 @dataclass
 class LoadedSite:
+    """A site's index as loaded: its name, URL and pages in reading order."""
     name: str
     url: str
     posts: list[Post]
@@ -67,6 +72,7 @@ class LoadedSite:
 
     @property
     def has_bodies(self) -> bool:
+        """True when every page's Markdown is in the index."""
         return all(post.markdown is not None for post in self.posts)
 
     def find(self, url_or_path: str) -> Post | None:

@@ -43,17 +43,20 @@ _MAX_REDIRECTS = 5
 
 @dataclass(frozen=True)
 class Loaded:
+    """A loaded index, and when it was written."""
     site: LoadedSite
     built: str
     """When the index file was written (UTC ISO 8601), when the source says."""
 
 
 class Source(Protocol):
+    """Where a site's index and views are read from: a folder or a deployed site."""
     name: str
     local: bool
     """Whether reading every view costs no request (a folder)."""
 
-    def load(self) -> Loaded: ...
+    def load(self) -> Loaded:
+        """Read the site's index; an IndexProblem that says what is wrong otherwise."""
 
     def version(self) -> object:
         """Something that changes when the index does (checked before each tool call),
@@ -100,6 +103,7 @@ class FolderSource:
         self._base = ""
 
     def load(self) -> Loaded:
+        """Read the folder's index and the parts it names."""
         index = self.folder / INDEX_NAME
         if not index.is_file():
             what = "is not a folder" if not self.folder.is_dir() else f"has no {INDEX_NAME}"
@@ -116,6 +120,7 @@ class FolderSource:
         return Loaded(site, built)
 
     def version(self) -> object:
+        """The index file's time and size, or None without one."""
         try:
             found = (self.folder / INDEX_NAME).stat()
         except OSError:
@@ -139,6 +144,7 @@ class FolderSource:
         """Reading a folder costs no request."""
 
     def view(self, post: Post) -> str:
+        """The page's view, read from the folder."""
         try:
             return self._file(post.markdown_url).read_text("utf-8")
         except UnicodeDecodeError:
@@ -164,6 +170,7 @@ class UrlSource:
         self._until = time.monotonic() + CALL_SECONDS * 4
 
     def begin_call(self) -> None:
+        """Start a tool call: its budget of requests and time starts again."""
         self._left = CALL_REQUESTS
         self._until = time.monotonic() + CALL_SECONDS
 
@@ -199,13 +206,16 @@ class UrlSource:
         raise IndexProblem(f"{url}: more than {_MAX_REDIRECTS} redirects")
 
     def version(self) -> object:
+        """None: a deployed index is read once per server."""
         return None  # a deployed index is read once per server: restart for a new one
 
     def on_origin(self, url: str) -> bool:
+        """True when ``url`` is on the site's own origin (the only one read)."""
         parts = urlsplit(url)
         return f"{parts.scheme}://{parts.netloc.lower()}" == self.origin
 
     def load(self) -> Loaded:
+        """Fetch the site's index and the parts it names."""
         response = self._index()
         data = _decode(response.body, response.url)
         parts = [_decode(self.get(url, "application/json").body, url)
@@ -244,6 +254,7 @@ class UrlSource:
                            "the site?")
 
     def view(self, post: Post) -> str:
+        """The page's view, fetched from the site."""
         response = self.get(post.markdown_url, "text/markdown")
         try:
             return response.body.decode("utf-8")

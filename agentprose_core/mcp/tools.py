@@ -94,6 +94,7 @@ def _fit(lines: list[str], head: str, more: Callable[[int], str]) -> str:
 
 
 def site_info(site: LoadedSite, built: str, searched: str) -> str:
+    """The ``site_info`` tool's answer: the site, its sections and what search reads."""
     lines = [f"# {site.name}", ""]
     if site.description:
         lines += [site.description, ""]
@@ -106,7 +107,7 @@ def site_info(site: LoadedSite, built: str, searched: str) -> str:
     lines += [f"- Search covers: {searched}", "", "## Sections", ""]
     for name, count in site.sections():
         lines.append(f"- {name or '(top level)'}: {count} page{'s' if count != 1 else ''}")
-    return _fit(lines, "", lambda shown: "[More sections: use list_pages.]")
+    return _fit(lines, "", lambda _shown: "[More sections: use list_pages.]")
 
 
 _SINCE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2})?Z?)?")
@@ -171,7 +172,7 @@ def table_of_contents(post: Post, body: str | None) -> str:
     top = min(heading.level for heading in headings)
     lines = [f"{'  ' * (heading.level - top)}- {heading.title}"
              + (f" (#{heading.id})" if heading.id else "") for heading in headings]
-    return _fit(lines, head, lambda shown: "[The outline goes on: use get_page.]")
+    return _fit(lines, head, lambda _shown: "[The outline goes on: use get_page.]")
 
 
 
@@ -282,6 +283,7 @@ def _path(post: Post, passage: Passage) -> str:
 
 def search_docs(site: LoadedSite, index: SearchIndex, bodies: Bodies, query: str, *,
                 limit: int = 10) -> str:
+    """The ``search_docs`` tool's answer: the best ``limit`` pages for ``query``."""
     if not terms(query):
         raise ValueError("query has no words to search for")
     limit = max(1, min(limit, MAX_RESULTS))
@@ -354,4 +356,4 @@ def related_pages(site: LoadedSite, index: SearchIndex, links: dict[int, set[int
     lines = [f"- [{site.posts[n].title}]({site.posts[n].url}): {'; '.join(reasons[n])}"
              for n in ranked]
     return _fit(lines, f"Pages related to {post.title} ({post.url}):\n\n",
-                lambda shown: "[More left out.]")
+                lambda _shown: "[More left out.]")

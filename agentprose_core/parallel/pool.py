@@ -20,9 +20,11 @@ import queue
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 __all__ = ["Failed", "WorkerPool", "WorkerState", "remember", "run_all", "run_all_while"]
 

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agentprose_core.convert.fences import fences_of
-from agentprose_core.model import Conversion
 from agentprose_core.parallel.cache import cache_key, site_digest
 from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL
 from agentprose_core.parallel.pool import WorkerPool, WorkerState, remember
 from agentprose_core.parallel.wire import WiredTexts
 
 if TYPE_CHECKING:
+    from agentprose_core.model import Conversion
     from agentprose_core.parallel.cache import ConversionCache
     from agentprose_core.settings import Settings
 
@@ -62,6 +62,7 @@ class RecordingMap(Mapping[str, str]):
         return self._map[key]
 
     def get(self, key: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        """The view URL of ``key``, remembering that it was asked."""
         self.asked.add(key)
         return self._map.get(key, default)
 
@@ -114,7 +115,7 @@ class Task(WiredTexts):
     key: str | None
 
 
-def warm_up(state: WorkerState, converter: str) -> None:
+def warm_up(_state: WorkerState, converter: str) -> None:
     """A worker's first task, sent before any page: load lxml and the engine now, so
     that the first page does not wait for them."""
     from agentprose_core.convert.fragment import available_engine

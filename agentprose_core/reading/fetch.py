@@ -11,6 +11,7 @@ import http.client
 import socket
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,14 +46,17 @@ class HttpResponse:
     body: bytes = b""
 
     def header(self, name: str) -> str:
+        """The header's value (names in any case), or an empty string."""
         return self.headers.get(name.lower(), "")
 
     @property
     def media_type(self) -> str:
+        """The response's media type, lower case, without parameters."""
         return self.header("content-type").split(";")[0].strip().lower()
 
     @property
     def charset(self) -> str:
+        """The charset the ``Content-Type`` names, or an empty string."""
         for param in self.header("content-type").split(";")[1:]:
             name, _, value = param.partition("=")
             if name.strip().lower() == "charset":
@@ -68,6 +72,7 @@ class HttpResponse:
         return None
 
     def varies_on_accept(self) -> bool:
+        """True when the response says it varies on ``Accept``."""
         tokens = {token.strip().lower() for token in self.header("vary").split(",")}
         return "accept" in tokens or "*" in tokens
 
@@ -165,8 +170,12 @@ def urllib_fetch(request: HttpRequest) -> HttpResponse:
 
 
 def _fetch(request: HttpRequest) -> HttpResponse:
+    # urllib opens file:, ftp: and data: URLs too: a URL a site wrote must not read
+    # this machine's files.
+    if urllib.parse.urlsplit(request.url).scheme.lower() not in ("http", "https"):
+        raise OSError(f"{request.url}: only http and https URLs are fetched")
     headers = {"User-Agent": _USER_AGENT, **request.headers}
-    prepared = urllib.request.Request(request.url, headers=headers, method=request.method)
+    prepared = urllib.request.Request(request.url, headers=headers, method=request.method)  # noqa: S310
     try:
         response = _OPENER.open(prepared, timeout=request.timeout)
     except urllib.error.HTTPError as error:

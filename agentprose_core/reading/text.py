@@ -249,6 +249,7 @@ class LlmsFile:
 
     @property
     def links(self) -> list[LlmsLink]:
+        """Every link of every section, in order."""
         return [link for _, links in self.sections for link in links]
 
 

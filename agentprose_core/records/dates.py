@@ -7,13 +7,16 @@ import hashlib
 import json
 import subprocess
 import threading
-from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import OutputError
 from agentprose_core.files import write_atomic
 from agentprose_core.timefmt import format_utc
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 __all__ = ["GitHistory", "LastChanged", "covering_folders", "git_history", "is_shallow"]
 

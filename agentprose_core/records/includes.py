@@ -23,8 +23,11 @@ outside the project resolve to no file and say nothing of the page's date.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Container, Iterable, Iterator, Sequence
 
 __all__ = [
     "content_dependencies",

@@ -15,7 +15,6 @@ its path; a page's ``describedby`` link names the most specific file that covers
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from agentprose_core.model import LLMS_NAME
@@ -23,6 +22,8 @@ from agentprose_core.records.summaries import one_line
 from agentprose_core.urls import page_key
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
     from agentprose_core.settings import Settings
 
 __all__ = [
@@ -53,13 +54,16 @@ class Placed(Protocol):
     """What grouping needs of a page: its URL and its place in the nav."""
 
     @property
-    def url(self) -> str: ...
+    def url(self) -> str:
+        """The page's absolute URL."""
 
     @property
-    def section(self) -> tuple[str, ...]: ...
+    def section(self) -> tuple[str, ...]:
+        """The titles of the sections the page is in, outermost first."""
 
     @property
-    def in_nav(self) -> bool: ...
+    def in_nav(self) -> bool:
+        """True when the site's navigation lists the page."""
 
 
 class PlacedPage(NamedTuple):

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from agentprose_core.diagnostics import Diagnostic
-from agentprose_core.records.metadata import PageFacts
 from agentprose_core.urls import NO_VIEW, page_key, site_map, view_collisions
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+    from agentprose_core.records.metadata import PageFacts
 
 __all__ = [
     "exclusion", "is_excluded", "is_redirect_stub", "is_source_excluded", "left_out_note",

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from agentprose_core.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["Source", "read_source"]
 

@@ -51,6 +51,7 @@ class RecordStore:
         self.directory = directory
 
     def path(self, docname: str) -> Path:
+        """Where ``docname``'s record is kept."""
         return self.directory / f"{docname}.json"
 
     def save(self, docname: str, record: PageRecord) -> None:
@@ -66,9 +67,11 @@ class RecordStore:
                       for path in self.directory.rglob("*.json"))
 
     def load(self, docname: str) -> PageRecord:
+        """``docname``'s record, as last saved."""
         return record_from_json(self.path(docname).read_text(encoding="utf-8"))
 
     def remove(self, docname: str) -> None:
+        """Forget ``docname``'s record."""
         self.path(docname).unlink(missing_ok=True)
 
     def last_head(self) -> str | None:

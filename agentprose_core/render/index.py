@@ -22,12 +22,11 @@ import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError, InputError
 from agentprose_core.render.jsontext import dumps_indented
-from agentprose_core.urls import base_url_of, is_on_site, page_key
+from agentprose_core.urls import base_url_of, is_on_site, page_key, same_origin
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -148,7 +147,7 @@ def _clean_optional(page: PageRecord, base: str) -> tuple[PageRecord, list[Diagn
     off_origin = set()
     for key in ("image", "prev", "next"):
         value = getattr(page, key)
-        if value is not None and not _same_origin(value, base):
+        if value is not None and not same_origin(value, base):
             off_origin.add(key)
             notes.append(_note("off-site-url", f"{key} {value}: not on the site's origin", page))
     if not notes:
@@ -165,11 +164,6 @@ def _clean_optional(page: PageRecord, base: str) -> tuple[PageRecord, list[Diagn
 
 def _note(code: str, what: str, page: PageRecord) -> Diagnostic:
     return Diagnostic(code, f"Ignored {what}.", page.url)
-
-
-def _same_origin(url: str, base: str) -> bool:
-    parts, site = urlsplit(url), urlsplit(base)
-    return parts.scheme == site.scheme and parts.netloc.lower() == site.netloc.lower()
 
 
 # -- rendering ----------------------------------------------------------------------

@@ -100,6 +100,7 @@ class Site:
 
     @property
     def base_segments(self) -> tuple[str, ...]:
+        """The base path's segments."""
         return tuple(s for s in self.base_path.split("/") if s)
 
 
@@ -131,6 +132,7 @@ class Response:
     length: int = 0
 
     def header(self, name: str) -> str | None:
+        """The request header's value (names in any case), or None."""
         return next((v for k, v in self.headers if k.lower() == name.lower()), None)
 
 

@@ -74,6 +74,7 @@ class Choice:
 
     @property
     def markdown(self) -> bool:
+        """True when the answer is the agent view."""
         return self.media_type == MARKDOWN
 
 

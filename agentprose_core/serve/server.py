@@ -154,6 +154,7 @@ class PreviewServer(HTTPServer):
         self.shutdown_request(request)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
+        """Log what went wrong with a request, unless the client just went away."""
         # A client that hangs up or stalls mid-response is routine, not a traceback.
         if not isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
             super().handle_error(request, client_address)

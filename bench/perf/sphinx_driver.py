@@ -22,8 +22,10 @@ import json
 import resource
 import sys
 import time
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 HOOKS: list[float] = []  # seconds inside agentprose's handlers, one entry per call
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import checks
 from checks import Finding, LangCount
@@ -22,6 +21,9 @@ from agentprose_core.mcp import tools as mcp_tools
 from agentprose_core.mcp.server import Docs
 from agentprose_core.mcp.sources import FolderSource
 from agentprose_core.urls import page_key
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _SPHINX_DEFAULT = "python"
 

@@ -18,9 +18,12 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markers import marker_page
-from sites import Site
+
+if TYPE_CHECKING:
+    from sites import Site
 
 HERE = Path(__file__).resolve().parent
 VARIANTS = ("bare", "agentprose", "agentprose2")

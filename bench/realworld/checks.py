@@ -15,18 +15,21 @@ import json
 import re
 import subprocess
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
-import lxml.html
 import yaml
 from markdown_it import MarkdownIt
-from markdown_it.token import Token
 from markers import HIDDEN, VISIBLE
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    import lxml.html
+    from markdown_it.token import Token
 
 EXAMPLES = 5
 _LLMS_NAMES = ("llms.txt", "llms-full.txt")

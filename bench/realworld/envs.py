@@ -11,9 +11,12 @@ from __future__ import annotations
 import hashlib
 import subprocess
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sites import Site
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sites import Site
 
 RUNTIME_DEPS = (
     "html-to-markdown>=3.19,<4", "lxml>=5", "cssselect>=1.2", "markdownify>=1.1",

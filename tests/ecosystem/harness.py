@@ -16,9 +16,8 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from agentprose_core.convert.slugs import view_targets
@@ -26,6 +25,10 @@ from agentprose_core.urls import page_key
 
 from ..outputs import SiteOutputs, check_site
 from ..sites import commit_all, git, snapshot, write_tree
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
 
 FIRST, SECOND = "2024-01-02T03:04:05+00:00", "2025-03-04T05:06:07+00:00"
 COMMIT_TIMES = {"2024-01-02T03:04:05Z", "2025-03-04T05:06:07Z"}

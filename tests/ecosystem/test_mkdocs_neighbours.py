@@ -3,16 +3,19 @@ test-ecosystem``: the plugins are pinned in .ci/ecosystem.txt)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
 
-from ..outputs import SiteOutputs
 from .harness import Build, check_invariants, make_repo, run, same_bytes_again
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from ..outputs import SiteOutputs
 
 BASE = "https://shore.example/docs/"
 PAGES = {

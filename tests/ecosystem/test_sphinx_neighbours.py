@@ -4,14 +4,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from ..outputs import SiteOutputs
 from .harness import Build, check_invariants, make_repo, run, same_bytes_again
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from ..outputs import SiteOutputs
 
 BASE = "https://shore.example/docs/"
 PAGES = {
@@ -57,13 +61,15 @@ class Case:
 def _api_dated(site: Path, outputs: SiteOutputs) -> None:
     dated = {path: front["modified"] for path, (front, body) in outputs.views.items()
              if "crabs and the shrimps" in body}
-    assert dated and set(dated.values()) == {"2025-03-04T05:06:07Z"}, dated
+    assert dated, dated
+    assert set(dated.values()) == {"2025-03-04T05:06:07Z"}, dated
 
 
 def _card_links(site: Path, outputs: SiteOutputs) -> None:
     body = outputs.views["index.md"][1]
     assert f"[Rocks]({BASE}guide/rocks.md)" in body
-    assert "**Python**" in body and "**Shell**" in body
+    assert "**Python**" in body
+    assert "**Shell**" in body
 
 
 def _no_view_for(*names: str) -> Callable[[Path, SiteOutputs], None]:
@@ -92,9 +98,11 @@ def _blog(site: Path, outputs: SiteOutputs) -> None:
         assert f"({post['markdown_url']})" in listing["markdown"], listing
         assert "summary" not in listing, listing  # the first post's is not the listing's
     front, body = outputs.views["blog/tag/tides.md"]
-    assert front["modified"] == post["modified"] and "Spring tides" in body
+    assert front["modified"] == post["modified"]
+    assert "Spring tides" in body
     page = (site / "blog/tag/tides.html").read_text("utf-8")
-    assert f'href="{BASE}blog/tag/tides.md"' in page and "data-agentprose-hint" in page
+    assert f'href="{BASE}blog/tag/tides.md"' in page
+    assert "data-agentprose-hint" in page
 
 
 CASES: dict[str, Case] = {

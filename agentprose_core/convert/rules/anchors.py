@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import re
 from html import escape
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from agentprose_core.convert.placeholders import Placeholders
 from agentprose_core.convert.rules.hidden import is_tab_panel
 from agentprose_core.convert.slugs import slug
 from agentprose_core.convert.tree import (
@@ -28,6 +28,9 @@ from agentprose_core.convert.tree import (
     text_of,
 )
 from agentprose_core.model import Heading
+
+if TYPE_CHECKING:
+    from agentprose_core.convert.placeholders import Placeholders
 
 __all__ = [
     "ANCHOR_ATTRIBUTE", "anchor", "heading_id", "in_table_cell", "outline", "place_anchors",

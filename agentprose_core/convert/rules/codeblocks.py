@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterator, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from agentprose_core.convert.fences import SourceFence, fences_of
 from agentprose_core.convert.languages import clean_language, language_of_file
-from agentprose_core.convert.placeholders import Placeholders
 from agentprose_core.convert.rules.escape import guard_lines
 from agentprose_core.convert.tree import (
     Element,
@@ -32,6 +31,11 @@ from agentprose_core.convert.tree import (
     select,
     unwrap,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
+    from agentprose_core.convert.placeholders import Placeholders
 
 __all__ = [
     "SourceFence",

@@ -16,9 +16,12 @@ newlines become the spaces they are in HTML.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from agentprose_core.convert.placeholders import Placeholders
 from agentprose_core.convert.tree import BLOCK_TAGS, Element, all_text, drop_tag, unwrap
+
+if TYPE_CHECKING:
+    from agentprose_core.convert.placeholders import Placeholders
 
 __all__ = ["escape_text", "guard_lines"]
 

@@ -40,7 +40,8 @@ _HIDING_STYLE = re.compile(
 class Attributes(Protocol):
     """An element's attributes: lxml's ``element.attrib``, or a plain dict."""
 
-    def get(self, key: str, /) -> str | None: ...
+    def get(self, key: str, /) -> str | None:
+        """The attribute's value, or None."""
 
     def __contains__(self, key: str, /) -> bool: ...
 

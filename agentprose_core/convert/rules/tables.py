@@ -8,10 +8,10 @@ the structural attributes, one row per line, so they stay readable and lose noth
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from agentprose_core.convert.placeholders import Placeholders
 from agentprose_core.convert.rules.anchors import HEADINGS, in_table_cell
 from agentprose_core.convert.rules.codeblocks import (
     code_text,
@@ -29,6 +29,9 @@ from agentprose_core.convert.tree import (
     replace,
     unwrap,
 )
+
+if TYPE_CHECKING:
+    from agentprose_core.convert.placeholders import Placeholders
 
 __all__ = ["rewrite_tables", "span"]
 

@@ -7,9 +7,12 @@ Themes may drop a block's language from the HTML (``pymdownx.highlight`` without
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .htmltext import GENERIC_LANGUAGES
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["source_languages"]
 

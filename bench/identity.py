@@ -1,0 +1,80 @@
+"""Byte identity of the real-site harness's outputs before and after a change.
+
+A change that should not change behaviour (a refactoring) is checked by building every
+harness site before it (copy each ``<checkouts>/.builds/<site>/agentprose`` to
+``<baseline>/<site>``) and after it (``bench/realworld/run.py``), then::
+
+    python bench/identity.py [--checkouts DIR] [--baseline DIR] [--sites a,b]
+
+Every file of each site's build is compared: the agent outputs (``.md``,
+``agentprose.json``, ``llms*.txt``), the HTML pages (their head tags are ours) and
+the rest. Files that differ between the two builds of the same run (``agentprose``
+and ``agentprose2``: the site itself is not deterministic, a timestamp in its HTML)
+are counted apart, not as differences. Prints one Markdown table; exit 1 when any
+file differs. Never run by the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def _files(root: Path) -> dict[str, Path]:
+    return {path.relative_to(root).as_posix(): path for path in root.rglob("*")
+            if path.is_file()}
+
+
+def _differing(a: dict[str, Path], b: dict[str, Path]) -> set[str]:
+    both = a.keys() & b.keys()
+    return {name for name in both if a[name].read_bytes() != b[name].read_bytes()} \
+        | (a.keys() ^ b.keys())
+
+
+def compare(before: Path, after: Path, again: Path | None) -> dict[str, object]:
+    """``before`` and ``after`` compared, leaving out what differs between ``after`` and
+    ``again`` (the same code built twice)."""
+    old, new = _files(before), _files(after)
+    unstable = _differing(new, _files(again)) if again is not None and again.is_dir() else set()
+    differ = sorted(_differing(old, new) - unstable)
+    return {"compared": len(old.keys() | new.keys()) - len(unstable),
+            "agent": sum(1 for name in new if _is_agent_file(name)),
+            "unstable": len(unstable), "differing": differ}
+
+
+def _is_agent_file(name: str) -> bool:
+    leaf = name.rsplit("/", 1)[-1]
+    return leaf.endswith(".md") or leaf in {"agentprose.json", "llms.txt", "llms-full.txt"}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkouts", type=Path, default=Path("/work/realsites"))
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="folder of the builds before (default <checkouts>/.baseline)")
+    parser.add_argument("--sites", default="", help="comma-separated site names (default all)")
+    arguments = parser.parse_args()
+    baseline = arguments.baseline or arguments.checkouts / ".baseline"
+    names = [name for name in arguments.sites.split(",") if name] or \
+        sorted(path.name for path in baseline.iterdir() if path.is_dir())
+    print("| site | files compared | of them agent outputs | unstable (left out) | differing |")
+    print("|---|---|---|---|---|")
+    total, failed = 0, False
+    for name in names:
+        builds = arguments.checkouts / ".builds" / name
+        found = compare(baseline / name, builds / "agentprose", builds / "agentprose2")
+        differing = found["differing"]
+        assert isinstance(differing, list)
+        total += int(str(found["compared"]))
+        failed |= bool(differing)
+        shown = f"{len(differing)} ({', '.join(differing[:3])})" if differing else "0"
+        print(f"| {name} | {found['compared']} | {found['agent']} | {found['unstable']} "
+              f"| {shown} |")
+    print(f"\n{total} files compared over {len(names)} sites; "
+          f"{'some differ' if failed else 'all byte-identical'}.")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
