@@ -42,7 +42,6 @@ __all__ = [
     "Read",
     "Reader",
     "SiteCheck",
-    "discovery_findings",
     "has_discovery_links",
     "load_index",
     "text_of",
@@ -330,7 +329,7 @@ def check_discovery(check: SiteCheck) -> None:
             check.missing("page-missing", read, "no HTML page")
             continue
         describedby = check.base + covering_scope(url, check.base, check.scopes) + "llms.txt"
-        for rule, message in discovery_findings(read.text, read.url, view, check.index_url,
+        for rule, message in _discovery_findings(read.text, read.url, view, check.index_url,
                                                 describedby):
             check.add(rule, url, message)
         top = [urljoin(read.url, href) for href in body_top_links(read.text)]
@@ -350,7 +349,7 @@ def _site_map(check: SiteCheck) -> dict[str, str]:
             if isinstance(post.get("url"), str) and isinstance(post.get("markdown_url"), str)}
 
 
-def discovery_findings(
+def _discovery_findings(
     html: str, page_url: str, view: str, index_url: str, describedby: str | None = None
 ) -> list[tuple[str, str]]:
     """What is wrong with the discovery links of a page whose view is ``view``;

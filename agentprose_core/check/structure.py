@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from agentprose_core.convert.fences import SourceFence
     from agentprose_core.convert.placeholders import Placeholders
 
-__all__ = ["html_structure", "markdown_structure", "mismatches", "roundtrip_mismatches"]
+__all__ = ["markdown_structure", "mismatches", "roundtrip_mismatches"]
 
 _CONTAINERS = {"ul": "ul[", "ol": "ol[", "li": "li[", "blockquote": "bq["}
 # Elements an engine puts on lines of their own, as BLOCK_TAGS are.
@@ -236,7 +236,7 @@ def _has_content(element: Element) -> bool:
     return any(el.tag == "img" for el in element.iter())
 
 
-def html_structure(root: Element, placeholders: Placeholders) -> list[str]:
+def _html_structure(root: Element, placeholders: Placeholders) -> list[str]:
     """The block marks of a normalized tree (``root`` and its placeholders)."""
     walk = _Walk(placeholders)
     walk.container(root)
@@ -275,6 +275,6 @@ def roundtrip_mismatches(
     ``fragment`` (as normalize hands it to the engine); empty when it does."""
     normalized = normalize(parse_fragment(fragment), page_url=page_url,
                            site_map=site_map or {}, source_fences=source_fences)
-    expected = html_structure(normalized.root, normalized.placeholders)
+    expected = _html_structure(normalized.root, normalized.placeholders)
     return mismatches(expected, markdown_structure(markdown))
 

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
     from agentprose_core.model import Heading
 
-__all__ = ["DROP_SELECTORS", "Normalized", "normalize"]
+__all__ = ["Normalized", "normalize"]
 
 # Never content, wherever it appears inside the main content.
 DROP_TAGS = frozenset({
@@ -70,15 +70,6 @@ DROP_CLASSES = frozenset({
     "system-message",  # docutils' report of a build error, with the build machine's paths
 })
 DROP_LINK_CLASSES = frozenset({"headerlink", "anchor", "hash-link"})
-DROP_SELECTORS = (
-    *sorted(DROP_TAGS), *(f".{c}" for c in sorted(DROP_CLASSES)),
-    *(f"a.{c}" for c in sorted(DROP_LINK_CLASSES)),
-    "[data-ignore]", "[hidden]", "[aria-hidden=true]", '[style*="display: none"]',
-    "input:not([type=checkbox])", ".nbinput > div.prompt", ".nboutput > div.prompt",
-)
-"""What :func:`drop_chrome` removes, as CSS selectors (for the docs and the tests); see
-:mod:`.hidden` for the exact rule on hidden elements (tab panels are kept)."""
-
 
 def _chrome(index: ElementIndex) -> list[Element]:
     inputs = [el for el in index.tags("input") if el.get("type") != "checkbox"]

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
 __all__ = ["FIELD_WEIGHTS", "Document", "Hit", "Passage", "SearchIndex", "best_passage",
-           "names_in", "object_names", "query_terms", "stem", "terms"]
+           "names_in", "query_terms", "stem", "terms"]
 
 FIELD_WEIGHTS = {"title": 3.0, "headings": 2.0, "summary": 1.5, "body": 1.0}
 _K1 = 1.2
@@ -136,7 +136,7 @@ class Document:
     """Heading ids and titles that can name an object (``flask.send_file``)."""
 
 
-def object_names(name: str) -> list[str]:
+def _object_names(name: str) -> list[str]:
     """What a query may call an object: ``flask.Flask.url_for`` is also
     ``Flask.url_for`` and ``url_for``, case-folded."""
     parts = name.casefold().split(".")
@@ -169,7 +169,7 @@ class SearchIndex:
                                     []).append(number)
         for number, document in enumerate(documents):
             for name in document.names:
-                for alias in object_names(name):
+                for alias in _object_names(name):
                     found = self._names.setdefault(alias, [])
                     if not found or found[-1] != number:
                         found.append(number)
@@ -277,7 +277,7 @@ def best_passage(markdown: str, query: str) -> Passage:
         heading_terms = terms(path[-1][1]) if path else []
         score = 2 * len(wanted.intersection(terms(block))) + len(
             wanted.intersection(heading_terms))
-        if any(named.intersection(object_names(ident)) for ident in opened):
+        if any(named.intersection(_object_names(ident)) for ident in opened):
             score += 1000  # the entry of the object the query names
         if score > best_score:
             best_score = score

@@ -28,7 +28,6 @@ __all__ = [
     "MediaRange",
     "choose",
     "parse_accept",
-    "prefers_markdown",
     "weight_of",
 ]
 
@@ -184,8 +183,3 @@ def choose(accept: str | None) -> Choice:
     if q_markdown and (q_markdown > q_html or (q_markdown == q_html and named)):
         return Choice(MARKDOWN)
     return Choice(HTML, acceptable=q_html > 0)
-
-
-def prefers_markdown(accept: str | None) -> bool:
-    """True when :func:`choose` picks the agent view."""
-    return choose(accept).markdown

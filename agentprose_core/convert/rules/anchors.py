@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from agentprose_core.convert.placeholders import Placeholders
 
 __all__ = [
-    "ANCHOR_ATTRIBUTE", "anchor", "heading_id", "in_table_cell", "outline", "place_anchors",
+    "ANCHOR_ATTRIBUTE", "anchor", "in_table_cell", "outline", "place_anchors",
     "slug",
 ]
 
@@ -57,7 +57,7 @@ _LABELLED_BLOCKS = frozenset({"p", "ul", "ol", "dl", "blockquote"})
 _FIRST_TEXT = frozenset({"p", "li", "dd", "td", "th", "figcaption", "caption", "summary"})
 
 
-def heading_id(heading: Element) -> str:
+def _heading_id(heading: Element) -> str:
     """The id a heading is linked by: its own, its section's, or its permalink's."""
     own = heading.get("id")
     if own:
@@ -110,7 +110,7 @@ def outline(root: Element) -> tuple[Heading, ...]:
         title = text_of(element).strip("¶ ").strip()
         if title:
             level = int(str(element.tag)[1])
-            found.append(Heading(level=level, id=heading_id(element), title=title))
+            found.append(Heading(level=level, id=_heading_id(element), title=title))
     return tuple(found)
 
 
@@ -207,7 +207,7 @@ def place_anchors(root: Element, placeholders: Placeholders) -> frozenset[str]:
     heading_ids: set[str] = set()
     slugs: dict[Element, str] = {}
     for heading in root.iter(*HEADINGS):
-        ident = heading_id(heading)
+        ident = _heading_id(heading)
         slugs[heading] = slug(text_of(heading).strip("¶ ").strip())
         heading_ids.add(ident)
         if ident and (slugs[heading] != ident or in_table_cell(heading)):

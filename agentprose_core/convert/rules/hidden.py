@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # lxml's, not the tree module's alias: tree reads markup with
 
 __all__ = [
     "INVISIBLE_TAGS", "TAB_PANEL_CLASSES", "Attributes", "hidden_by_attributes",
-    "hidden_element", "in_tab_widget", "is_tab_panel",
+    "hidden_element", "is_tab_panel",
 ]
 
 INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "textarea", "title"})
@@ -69,11 +69,11 @@ def hidden_element(element: Element) -> bool:
     is in a tab widget."""
     attributes = element.attrib
     if "hidden" in attributes and is_tab_panel(attributes):
-        return hidden_by_attributes(attributes, tab_widget=in_tab_widget(element))
+        return hidden_by_attributes(attributes, tab_widget=_in_tab_widget(element))
     return hidden_by_attributes(attributes)
 
 
-def in_tab_widget(element: Element) -> bool:
+def _in_tab_widget(element: Element) -> bool:
     """True when a tab list or a known tab widget holds ``element`` (a few levels up)."""
     ancestor = element.getparent()
     for _ in range(_WIDGET_LEVELS):
