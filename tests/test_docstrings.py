@@ -174,8 +174,6 @@ MAX_LINES = 400
 # the list; never grow a number.
 LONG_MODULES = {
     "agentprose_core/convert/tree.py": (407, "lxml helpers and the element index"),
-    "agentprose_core/build/postbuild.py": (454, ("agentprose build's assembly: reading the "
-                                           "built pages is to split from the records")),
 }
 
 

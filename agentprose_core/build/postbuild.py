@@ -12,23 +12,21 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from agentprose_core.build.conflicts import foreign_llms_files
-from agentprose_core.convert.fences import SourceFence, fences_of
-from agentprose_core.convert.fragment import Conversion, convert_element, convert_fragment
-from agentprose_core.convert.tree import Element, detached
+from agentprose_core.build.readpages import Found, Run, read_pages
+from agentprose_core.convert.fragment import Conversion
 from agentprose_core.diagnostics import Diagnostic, unique
 from agentprose_core.errors import InputError
 from agentprose_core.extract.builtsite import (
-    MARKDOWN_SUFFIXES,
     find_pages,
     page_url_for,
     source_of,
 )
 from agentprose_core.extract.content import fallbacks_together
-from agentprose_core.extract.navorder import NavEntry, linked_order, rendered_nav
-from agentprose_core.extract.page import decode, has_view, parse_page, without_large_navs
+from agentprose_core.extract.navorder import NavEntry, linked_order
+from agentprose_core.extract.page import has_view
 from agentprose_core.files import update_in_place
 from agentprose_core.model import PageRecord, SiteRecord
 from agentprose_core.output.publish import publish, write_view
@@ -37,18 +35,15 @@ from agentprose_core.parallel.pool import (
     WorkerPool,
     WorkerState,
     remember,
-    run_all,
     run_all_while,
 )
-from agentprose_core.parallel.speculative import RecordingMap, Speculative, changed_keys
+from agentprose_core.parallel.speculative import changed_keys
 from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.metadata import PageFacts, head_facts, read_metadata
 from agentprose_core.records.page import make_record, neighbours
 from agentprose_core.records.scopes import site_scopes
 from agentprose_core.records.site import exclusion, is_excluded, left_out_note
-from agentprose_core.records.sources import Source, read_source
-from agentprose_core.records.summaries import summarize
-from agentprose_core.render.decorate import redecorate_page, without_injected
+from agentprose_core.render.decorate import redecorate_page
 from agentprose_core.render.index import check_pages
 from agentprose_core.urls import (
     NO_VIEW,
@@ -65,7 +60,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from pathlib import Path
 
-    from agentprose_core.extract.page import ExtractedPage
     from agentprose_core.settings import Settings
 
 __all__ = ["BuildResult", "build_site"]
@@ -80,99 +74,12 @@ class BuildResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class _Run:
-    """What every page's task of one run shares: kept by each worker, and by this
-    process for the tasks it does itself. ``views`` is the site map conversions use;
-    ``site`` is known once every page is read."""
-
-    site_dir: Path
-    base: str
-    settings: Settings
-    source_dir: Path | None
-    views: Mapping[str, str]
-    site: SiteRecord | None = None
-
-
-@dataclass(frozen=True)
-class _Found:
-    """One built page after the first pass: its location, content and metadata."""
-
-    relative: str
-    url: str
-    extracted: ExtractedPage
-    converted: Speculative | None  # None for a page without a view
-    nav: tuple[NavEntry, ...] = ()
-    summary: str = ""  # of the conversion's Markdown, made in the worker that converted it
-    source_meta: dict[str, Any] | None = None  # its source's front matter (--source)
-
-
 def _check_inputs(site_dir: Path, base_url: str) -> str:
     if not site_dir.exists():
         raise InputError(f"No such directory: {site_dir}. Give the folder of the built site.")
     if not site_dir.is_dir():
         raise InputError(f"{site_dir} is not a directory. Give the folder of the built site.")
     return base_url_of(base_url)
-
-
-def _read_page(state: WorkerState, relative: str, with_nav: bool) -> _Found:
-    """One built page, extracted and converted; a worker's task.
-
-    Only the page asked for its nav (the first) is parsed whole: the others' large
-    navigations are left out unparsed. The conversion uses the run's site map, which
-    may still lose the pages found to have no view: the keys it looked up say whether
-    it holds for the final map.
-    """
-    run = state.get(_Run)
-    settings = run.settings
-    url = page_url_for(relative, run.base)
-    source = _source(run.source_dir, relative)
-    text = decode(without_injected((run.site_dir / relative).read_bytes()))
-    parsed = text if with_nav else without_large_navs(text)
-    extracted = parse_page(parsed, url=url, content_selector=settings.content_selector)
-    nav: tuple[NavEntry, ...] = ()
-    if with_nav and extracted.content is not None:
-        nav = tuple(rendered_nav(extracted.content.getroottree().getroot(), url))
-    converted, summary = None, ""
-    if has_view(extracted):
-        views = RecordingMap(run.views)
-        conversion = _convert(extracted.content, url, views, settings,
-                              fences_of(source.markdown) if source else ())
-        converted = Speculative(conversion, frozenset(views.asked))
-        summary = summarize(conversion.markdown)
-    if source is not None and source.diagnostics:
-        extracted = dataclasses.replace(
-            extracted, diagnostics=extracted.diagnostics + source.diagnostics)
-    return _Found(relative, url, dataclasses.replace(extracted, content=None), converted, nav,
-                  summary, source.meta if source else None)
-
-
-def _source(source_dir: Path | None, relative: str) -> Source | None:
-    """The Markdown source of a page, with ``--source``: what the MkDocs plugin reads
-    (a reStructuredText source only dates the page)."""
-    path = source_of(relative, source_dir) if source_dir else None
-    return read_source(path, relative) if path and path.suffix in MARKDOWN_SUFFIXES else None
-
-
-def _convert(content: Element | None, url: str, views: Mapping[str, str],
-             settings: Settings, fences: Sequence[SourceFence] = ()) -> Conversion:
-    """The page's content converted as the tree it already is (parsed from cleaned
-    markup, as a plugin's fragment is)."""
-    if content is None:
-        return convert_fragment("", page_url=url, site_map=views, settings=settings)
-    return convert_element(detached(content), page_url=url, site_map=views, settings=settings,
-                           source_fences=fences)
-
-
-def _read(relatives: Sequence[str], run: _Run, pool: WorkerPool | None,
-          *, first_nav: bool = True, done: Callable[[int], None] | None = None) -> list[_Found]:
-    """Each page read and converted with the run's site map; the first one's
-    navigation read whole when ``first_nav`` (it gives the reading order). ``done(count)``
-    is called as each page is."""
-    if pool is not None:
-        pool.broadcast(remember, run)
-    calls = [(relative, first_nav and number == 0) for number, relative in enumerate(relatives)]
-    return run_all(pool, _read_page, calls, state=WorkerState(run), done=done)
 
 
 def _stage(progress: Callable[[str, int, int], None] | None, stage: str,
@@ -183,7 +90,7 @@ def _stage(progress: Callable[[str, int, int], None] | None, stage: str,
     return lambda count: progress(stage, count, total)
 
 
-def _site_record(found: Sequence[_Found], base: str, settings: Settings) -> SiteRecord:
+def _site_record(found: Sequence[Found], base: str, settings: Settings) -> SiteRecord:
     home = next((f for f in found if f.url == base), found[0] if found else None)
     meta = home.extracted.meta if home else None
     # Themes name the site on every page; the most common name wins over one odd page.
@@ -198,7 +105,7 @@ def _site_record(found: Sequence[_Found], base: str, settings: Settings) -> Site
     )
 
 
-def _sections(found: Sequence[_Found], base: str) -> dict[str, tuple[str, ...]]:
+def _sections(found: Sequence[Found], base: str) -> dict[str, tuple[str, ...]]:
     """Each page's section: its top-level folder, named by that folder's index page.
 
     Pages at the top of the site (the home page, ``about.html``) and folders of a single
@@ -263,8 +170,8 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     # the few that looked up a page found to have none are made again.
     every_view = {**left_out, **site_map((page_url_for(r, base) for r in relatives), base,
                                          settings.view_layout)}
-    run = _Run(site_dir, base, settings, source_dir, every_view)
-    read = _read(relatives, run, pool, done=_stage(progress, "read", len(relatives)))
+    run = Run(site_dir, base, settings, source_dir, every_view)
+    read = read_pages(relatives, run, pool, done=_stage(progress, "read", len(relatives)))
     paths = {f.url: f.relative for f in read}
     facts = _facts(read)
     opted_out = {page_key(f.url): NO_VIEW for f in read
@@ -312,7 +219,7 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
     return result
 
 
-def _facts(read: Sequence[_Found]) -> dict[str, PageFacts]:
+def _facts(read: Sequence[Found]) -> dict[str, PageFacts]:
     """What each page's source front matter says (``--source``), by page URL."""
     return {f.url: read_metadata(f.source_meta, location=f.relative)
             for f in read if f.source_meta is not None}
@@ -332,8 +239,8 @@ def _dated_file(site_dir: Path, relative: str, source_dir: Path | None) -> Path:
 
 
 def _in_nav_order(
-    found: list[_Found], nav: Sequence[NavEntry]
-) -> tuple[list[_Found], dict[str, tuple[str, ...]] | None]:
+    found: list[Found], nav: Sequence[NavEntry]
+) -> tuple[list[Found], dict[str, tuple[str, ...]] | None]:
     """Pages in the order of the site's rendered navigation, when it has one.
 
     Returns the pages (those in the nav first) and each nav page's sections by page key,
@@ -353,7 +260,7 @@ _NO_VIEW_WORDS = {"redirect": "a redirect", "noindex": "noindex", "not-found": "
                   "search": "search page", "index": "an index", "template": "a template"}
 
 
-def _no_view_reasons(read: Sequence[_Found], facts: Mapping[str, PageFacts]) -> dict[str, str]:
+def _no_view_reasons(read: Sequence[Found], facts: Mapping[str, PageFacts]) -> dict[str, str]:
     """Why each page that gets no view gets none (pages without content are warned of
     already)."""
     reasons = {}
@@ -370,11 +277,11 @@ def _key_of(url: str | None) -> str | None:
     return page_key(url) if url else None
 
 
-def _linked(found: list[_Found]) -> list[_Found]:
+def _linked(found: list[Found]) -> list[Found]:
     """The pages in the order of their ``<link rel="prev|next">`` (as given without)."""
     if not any(f.extracted.meta.prev or f.extracted.meta.next for f in found):
         return found
-    by_key: dict[str, list[_Found]] = {}
+    by_key: dict[str, list[Found]] = {}
     for f in found:
         by_key.setdefault(page_key(f.url), []).append(f)
     order = linked_order([(key, _key_of(pages[0].extracted.meta.prev),
@@ -383,7 +290,7 @@ def _linked(found: list[_Found]) -> list[_Found]:
     return [f for key in order for f in by_key[key]]
 
 
-def _conversions(found: Sequence[_Found], run: _Run, views: dict[str, str],
+def _conversions(found: Sequence[Found], run: Run, views: dict[str, str],
                  pool: WorkerPool | None) -> list[tuple[Conversion, str]]:
     """Each page's conversion and summary: the ones made while reading when the final
     site map agrees on every page the conversion looked up, else made again with it."""
@@ -392,7 +299,7 @@ def _conversions(found: Sequence[_Found], run: _Run, views: dict[str, str],
             if f.converted is not None and f.converted.holds(changed)}
     redo = [f.relative for f in found if f.url not in kept]
     if redo:
-        for page in _read(redo, dataclasses.replace(run, views=views), pool, first_nav=False):
+        for page in read_pages(redo, dataclasses.replace(run, views=views), pool, first_nav=False):
             kept[page.url] = (page.converted.conversion if page.converted
                               else Conversion("", ()), page.summary)
     return [kept[f.url] for f in found]
@@ -400,7 +307,7 @@ def _conversions(found: Sequence[_Found], run: _Run, views: dict[str, str],
 
 def _records(
     site_dir: Path,
-    found: Sequence[_Found],
+    found: Sequence[Found],
     conversions: Sequence[tuple[Conversion, str]],
     *,
     base: str,
@@ -441,7 +348,7 @@ def _records(
 
 def _write_page(state: WorkerState, relative: str, record: PageRecord) -> int:
     """Write the page's agent view and add its head tags; a worker's task."""
-    run = state.get(_Run)
+    run = state.get(Run)
     written = write_view(run.site_dir, record, run.base, run.settings)
     site, settings = run.site, run.settings
     assert site is not None  # the run is sent again with it before the pages are written
