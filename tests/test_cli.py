@@ -113,7 +113,7 @@ def test_dry_run_writes_nothing(site: Path, capsys: pytest.CaptureFixture[str]) 
     assert _snapshot(site) == before
 
 
-def test_exclude(site: Path) -> None:
+def test_excluded_pages_get_no_view_and_no_discovery_link(site: Path) -> None:
     assert main(["build", str(site), "--base-url", BASE, "--exclude", "about/*"]) == 0
     outputs = check_site(site, BASE, expect_pages=4)
     assert "about.md" not in outputs.views

@@ -507,7 +507,7 @@ def test_broken_documents_never_raise(document: bytes | str) -> None:
     assert text_of(result)
 
 
-def test_decode() -> None:
+def test_a_page_is_decoded_by_its_bom_or_meta_charset_else_utf8() -> None:
     assert decode("café".encode()) == "café"
     assert decode(b"caf\xc3\xa9 \xff") == "café \ufffd"
     assert decode(codecs.BOM_UTF8 + "é".encode()) == "é"

@@ -309,7 +309,8 @@ def test_http_cases(sites: dict[str, Path], server: str, base: str) -> None:
 
 @pytest.mark.parametrize("detect", [False, True], ids=["detection-off", "detection-on"])
 @pytest.mark.parametrize("server", sorted(SERVERS))
-def test_agent_detection(sites: dict[str, Path], server: str, detect: bool) -> None:
+def test_each_server_answers_agents_and_browsers_as_the_table_says(
+        sites: dict[str, Path], server: str, detect: bool) -> None:
     base = "/docs/" if detect else "/"
     with SERVERS[server](sites[base], base, detect=detect) as url:
         _holds(url, agent_cases(detect), server)
@@ -424,7 +425,7 @@ def test_other_view_layouts(layouts: dict[str, Path], server: str, layout: str) 
 
 # --- the text itself --------------------------------------------------------------------
 
-def test_host_files() -> None:
+def test_each_host_gets_its_own_configuration_files() -> None:
     assert set(hosting.host_files("netlify", views=("a.md",))) == {"_headers"}
     assert "/a.md\n  Content-Type: text/markdown; charset=utf-8" in \
         hosting.host_files("netlify", views=("a.md",))["_headers"]

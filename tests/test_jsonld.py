@@ -40,7 +40,7 @@ def test_title_cannot_break_out_of_the_script() -> None:
     assert json.loads(LD.search(tag).group(1))["headline"] == hostile.title  # type: ignore[union-attr]
 
 
-def test_article_values() -> None:
+def test_the_json_ld_article_carries_the_records_values() -> None:
     data = article_data(PAGE, SITE)
     assert data["@type"] == "TechArticle"
     assert data["headline"] == "Tide pools"

@@ -12,7 +12,7 @@ from agentprose_core.records.metadata import opted_out, read_metadata
 from agentprose_core.records.page import page_title
 
 
-def test_clean_values() -> None:
+def test_metadata_values_are_cleaned_and_typed() -> None:
     facts = read_metadata({
         "title": "  Tide   pools ", "description": "Pools.", "authors": ["Ana", {"name": "Bo"}],
         "date": dt.date(2025, 6, 2), "updated": "2026-03-14T12:30:00+02:00",

@@ -84,7 +84,8 @@ CHOICES = [
 
 
 @pytest.mark.parametrize(("accept", "chosen", "acceptable"), CHOICES)
-def test_choose(accept: str | None, chosen: str, acceptable: bool) -> None:
+def test_the_accept_header_chooses_the_view_or_the_page(
+        accept: str | None, chosen: str, acceptable: bool) -> None:
     choice = choose(accept)
     assert (choice.media_type, choice.acceptable) == (chosen, acceptable)
 
@@ -93,7 +94,7 @@ def test_choose(accept: str | None, chosen: str, acceptable: bool) -> None:
     ("0", 0), ("0.", 0), ("0.8", 800), ("0.80", 800), ("0.805", 805), ("1", 1000),
     ("1.", 1000), ("1.000", 1000),
 ])
-def test_qvalues(value: str, weight: int) -> None:
+def test_quality_values_are_read_to_the_thousandth(value: str, weight: int) -> None:
     assert [r.weight for r in parse_accept(f"text/html;q={value}")] == [weight]
 
 
@@ -170,12 +171,13 @@ TARGETS = [
 
 
 @pytest.mark.parametrize(("target", "base", "status", "segments"), TARGETS)
-def test_map_target(target: str, base: str, status: int, segments: tuple[str, ...]) -> None:
+def test_a_request_target_maps_to_a_path_in_the_site_or_a_status(
+        target: str, base: str, status: int, segments: tuple[str, ...]) -> None:
     mapped = map_target(target, base)
     assert (mapped.status, mapped.segments) == (status, segments)
 
 
-def test_hidden() -> None:
+def test_dot_files_are_hidden_but_the_top_well_known_folder() -> None:
     assert hidden((".git",))
     assert hidden(("a", "b", ".c"))
     assert hidden((".well-known", ".htaccess"))
@@ -219,7 +221,7 @@ def test_view_candidates() -> None:
     assert view_candidates("my index.html") == ["my index.md", "my index.html.md"]
 
 
-def test_content_types() -> None:
+def test_each_served_file_gets_its_content_type_and_charset() -> None:
     assert content_type_for("a.md") == "text/markdown; charset=utf-8"
     assert content_type_for("a/B.HTML") == "text/html; charset=utf-8"
     assert content_type_for("agentprose.json") == "application/json; charset=utf-8"
@@ -231,7 +233,7 @@ def test_content_types() -> None:
 
 # --- validators -------------------------------------------------------------------------
 
-def test_etag_matching() -> None:
+def test_if_none_match_compares_etags_weakly() -> None:
     assert etag_matches('"abc"', '"abc"')
     assert etag_matches('W/"abc"', '"abc"')
     assert etag_matches('"x", W/"abc" ,"y"', '"abc"')

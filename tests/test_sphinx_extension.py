@@ -42,7 +42,8 @@ def basic(tmp_path: Path) -> Path:
     return copy_root("basic", tmp_path / "src")
 
 
-def test_html_build(make_app: App, basic: Path) -> None:
+def test_an_html_build_writes_a_view_of_every_page_with_its_metadata(
+        make_app: App, basic: Path) -> None:
     out = build(make_app, basic)
     outputs = check_site(out, BASE, expect_pages=5)
     assert sorted(outputs.views) == ["extra.md", "glossary.md", "guide/rocks.md",
@@ -86,7 +87,7 @@ def test_a_page_left_out_leaves_no_trace(make_app: App, basic: Path) -> None:
         assert "secret.html" not in text, name
 
 
-def test_dirhtml_build(make_app: App, basic: Path) -> None:
+def test_a_dirhtml_build_names_each_page_by_its_folder(make_app: App, basic: Path) -> None:
     out = build(make_app, basic, "dirhtml")
     outputs = check_site(out, BASE, expect_pages=5)
     front, body = outputs.views["guide/tide-pools.md"]
@@ -141,19 +142,7 @@ def test_git_dates_include_included_files(make_app: App, basic: Path) -> None:
 def test_configuration_and_media_do_not_date_a_page(make_app: App, tmp_path: Path) -> None:
     # issue 39: Sphinx records docutils.conf as a dependency of every document, and each
     # image: neither is text of the view. A literal include is.
-    srcdir = tmp_path / "src"
-    write_tree(srcdir, {
-        "conf.py": 'project = "Coast"\nextensions = ["sphinx_agentprose"]\n'
-                   f'html_baseurl = "{BASE}"\n',
-        "docutils.conf": "[restructuredtext parser]\ntab_width: 4\n",
-        "index.rst": "Coast\n=====\n\n.. toctree::\n\n   pools\n   code\n\n"
-                     ".. image:: shore.png\n   :alt: The shore\n",
-        "pools.rst": "Pools\n=====\n\nSee :download:`the data <tides.csv>`.\n",
-        "code.rst": "Code\n====\n\n.. literalinclude:: tide.py\n",
-        "shore.png": "not really a png",
-        "tides.csv": "a,b\n",
-        "tide.py": "print('tide')\n",
-    })
+    srcdir = copy_root("dated-media", tmp_path / "src")
     commit_all(srcdir, "first", "2024-01-02T03:04:05+00:00")
     for name, text in (("docutils.conf", "[restructuredtext parser]\ntab_width: 8\n"),
                        ("shore.png", "another png"), ("tides.csv", "a,b\n1,2\n"),
@@ -662,13 +651,7 @@ def test_a_document_name_with_a_space_is_quoted_once(
     make_app: App, tmp_path: Path, builder: str, page: str
 ) -> None:
     # issue 39: Sphinx's html builder quotes target URIs itself; dirhtml does not
-    srcdir = tmp_path / "src"
-    write_tree(srcdir, {
-        "conf.py": 'project = "Coast"\nextensions = ["sphinx_agentprose"]\n'
-                   f'html_baseurl = "{BASE}"\n',
-        "index.rst": "Coast\n=====\n\n.. toctree::\n\n   spacey name\n",
-        "spacey name.rst": "Spacey\n======\n\nText.\n",
-    })
+    srcdir = copy_root("spacey-name", tmp_path / "src")
     out = build(make_app, srcdir, builder)
     outputs = check_site(out, BASE)
     urls = [post["url"] for post in outputs.index["posts"]]
@@ -679,25 +662,9 @@ def test_a_document_name_with_a_space_is_quoted_once(
     assert "%2520" not in html.read_text(encoding="utf-8")
 
 
-CUSTOM_BUILDER = (
-    "from sphinx.builders.html import StandaloneHTMLBuilder\n\n\n"
-    "class SiteBuilder(StandaloneHTMLBuilder):\n    name = 'myhtml'\n\n\n"
-    "def setup(app):\n    app.add_builder(SiteBuilder)\n"
-    "    return {'parallel_read_safe': True, 'parallel_write_safe': True}\n"
-)
-
-
 def test_a_sites_own_html_builder_gets_the_outputs(make_app: App, tmp_path: Path) -> None:
     # issue 39: a builder that subclasses StandaloneHTMLBuilder under another name
-    srcdir = tmp_path / "src"
-    write_tree(srcdir, {
-        "conf.py": "import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\n"
-                   'project = "Coast"\nextensions = ["sitebuilder", "sphinx_agentprose"]\n'
-                   f'html_baseurl = "{BASE}"\n',
-        "sitebuilder.py": CUSTOM_BUILDER,
-        "index.rst": "Coast\n=====\n\n.. toctree::\n\n   pools\n",
-        "pools.rst": "Pools\n=====\n\nText.\n",
-    })
+    srcdir = copy_root("custom-builder", tmp_path / "src")
     out = build(make_app, srcdir, "myhtml")
     outputs = check_site(out, BASE, expect_pages=2)
     assert outputs.views["pools.md"][1] == "# Pools\n\nText.\n"

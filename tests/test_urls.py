@@ -153,7 +153,7 @@ def test_unsafe_schemes(href: str) -> None:
     assert unsafe_scheme(href)
 
 
-def test_safe_schemes() -> None:
+def test_ordinary_links_have_no_unsafe_scheme() -> None:
     for href in ("https://x.org", "/a", "#f", "mailto:a@b", "a:b/c"):
         assert not unsafe_scheme(href)
 
