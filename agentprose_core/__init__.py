@@ -32,7 +32,8 @@ from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
     from agentprose_core.build.assemble import CollectedPage, SiteSources
-    from agentprose_core.build.collect import CollectingBuild, Published, UnrenderedPage
+    from agentprose_core.build.collect import CollectingBuild, Published
+    from agentprose_core.build.pagestore import UnrenderedPage
     from agentprose_core.build.postbuild import BuildResult, build_site
     from agentprose_core.convert.fragment import convert_fragment
 
@@ -66,7 +67,7 @@ _LAZY = {
     "BuildResult": "agentprose_core.build.postbuild",
     "Published": "agentprose_core.build.collect",
     "CollectingBuild": "agentprose_core.build.collect",
-    "UnrenderedPage": "agentprose_core.build.collect",
+    "UnrenderedPage": "agentprose_core.build.pagestore",
     "CollectedPage": "agentprose_core.build.assemble",
     "SiteSources": "agentprose_core.build.assemble",
 }

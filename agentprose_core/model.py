@@ -62,6 +62,15 @@ class PageRecord:
     in_nav: bool = True
     unanchored: tuple[str, ...] = ()
     """As :attr:`Conversion.unanchored`: not part of any output."""
+    canonical: str | None = None
+    """The URL the page is cited by, when not ``url`` (the project names another
+    version's, or another host's): see :mod:`agentprose_core.location`."""
+    version: str | None = None
+    """The version of the site the page was built in, on a versioned site."""
+    latest: str | None = None
+    """The same page in the site's default version, when this is another version's."""
+    translations: tuple[tuple[str, str], ...] = ()
+    """The same page in the site's other languages: ``(lang, page URL)`` pairs."""
 
 
 @dataclass(frozen=True)

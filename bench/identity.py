@@ -11,8 +11,8 @@ Every file of each site's build is compared: the agent outputs (``.md``,
 the rest. Files that differ between the two builds of the same run (``agentprose``
 and ``agentprose2``: the site itself is not deterministic, a timestamp in its HTML)
 are counted apart, not as differences (so are files only in the baseline in a folder
-where they differ: names a site makes anew at each build). Prints one Markdown table; exit 1 when any
-file differs. Never run by the tests.
+where they differ: names a site makes anew at each build). Prints one Markdown table;
+exit 1 when any file differs. Never run by the tests.
 """
 
 from __future__ import annotations

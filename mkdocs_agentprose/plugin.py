@@ -8,6 +8,7 @@ a page excluded by its front matter is not linked from any other page's view.
 from __future__ import annotations
 
 import mimetypes
+import os
 import sys
 from html import escape
 from pathlib import Path
@@ -17,14 +18,15 @@ from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
 from agentprose_core.build.assemble import CollectedPage, SiteSources, site_sources
-from agentprose_core.build.collect import CollectingBuild, UnrenderedPage
+from agentprose_core.build.collect import CollectingBuild
 from agentprose_core.build.conflicts import competing_plugins
+from agentprose_core.build.pagestore import UnrenderedPage
 from agentprose_core.build.release import release_freed_memory
 from agentprose_core.diagnostics import Diagnostic, audible
-from agentprose_core.errors import AgentproseError, ConfigError
+from agentprose_core.errors import AgentproseError, ConfigError, InputError
 from agentprose_core.lang import normalize_lang
+from agentprose_core.location import READ_THE_DOCS_URL, SiteLocation, site_location
 from agentprose_core.settings import settings_from_mapping
-from agentprose_core.urls import base_url_of
 from agentprose_core.version import __version__
 
 from .config import AgentproseConfig
@@ -114,15 +116,13 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
             settings = settings_from_mapping(dict(self.config))
         except ConfigError as error:
             raise ConfigurationError(str(error)) from error
-        if not config.site_url:
-            raise ConfigurationError(
-                "agentprose needs 'site_url' in mkdocs.yml (e.g. site_url: "
-                "https://example.com/docs/): agent views cite absolute canonical URLs."
-            )
+        location = _location(config)
+        if not config.site_url:  # Read the Docs': the theme's canonical links agree
+            config.site_url = location.base_url
         self.titles_shown = config.theme.name == "material"
         self.markdown = {}
-        self.build.configure(settings, base_url=base_url_of(config.site_url),
-                             sources=_site_sources(config), cache_dir=_cache_dir(config))
+        self.build.configure(settings, location=location, sources=_site_sources(config),
+                             cache_dir=_cache_dir(config))
         _log(competing_plugins(config.plugins, settings), settings.quiet)
         return None
 
@@ -240,6 +240,20 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
 _PARTIAL = ("agentprose: a dirty build renders only the pages changed since the last one, "
             "and this process has not seen the others: agentprose.json, llms.txt and "
             "llms-full.txt are left as they were (a build without --dirty writes them).")
+
+
+def _location(config: MkDocsConfig) -> SiteLocation:
+    """Where the site is served: ``site_url``, or Read the Docs' URL of this version."""
+    try:
+        return site_location(config.site_url, os.environ)
+    except InputError as error:
+        if config.site_url or os.environ.get(READ_THE_DOCS_URL):
+            raise ConfigurationError(f"agentprose: {error} Fix site_url in mkdocs.yml.") \
+                from error
+        raise ConfigurationError(
+            "agentprose needs 'site_url' in mkdocs.yml (e.g. site_url: "
+            "https://example.com/docs/): agent views cite absolute canonical URLs."
+        ) from error
 
 
 def _section(page: Page) -> tuple[str, ...]:

@@ -17,9 +17,18 @@ __all__ = ["setup"]
 def _check_config(app: Sphinx, config: Config) -> None:
     from sphinx.util import logging
 
-    from .config import checked_settings, misspelled_names, outputs_left_out_of_sources
+    from .config import (
+        canonical_links_from_the_host,
+        checked_settings,
+        misspelled_names,
+        outputs_left_out_of_sources,
+    )
 
     checked_settings(app)  # first: it adds `quiet` to suppress_warnings (errors: one line)
+    if canonical_links_from_the_host(config):
+        logging.getLogger(__name__).info(
+            "agentprose: html_baseurl set to Read the Docs' URL of this version: %s",
+            config.html_baseurl)
     logger = logging.getLogger(__name__)
     for message in misspelled_names(config):
         logger.warning(message, type="agentprose", subtype="config")

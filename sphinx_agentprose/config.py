@@ -11,21 +11,22 @@ from sphinx.errors import ConfigError
 from sphinx.util import logging
 
 from agentprose_core.errors import AgentproseError
+from agentprose_core.location import READ_THE_DOCS_URL, SiteLocation, site_location
 from agentprose_core.settings import (
     Settings,
     options,
     settings_from_mapping,
     unknown_option_hint,
 )
-from agentprose_core.urls import base_url_of
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
 __all__ = [
-    "PREFIX", "add_config_values", "base_url", "checked_base_url", "checked_settings",
-    "misspelled_names", "outputs_left_out_of_sources", "settings_of",
+    "PREFIX", "add_config_values", "canonical_links_from_the_host", "checked_location",
+    "checked_settings", "location", "misspelled_names", "outputs_left_out_of_sources",
+    "settings_of",
 ]
 
 PREFIX = "agentprose_"
@@ -78,11 +79,11 @@ def checked_settings(app: Sphinx) -> Settings | None:
     return settings
 
 
-def checked_base_url(app: Sphinx) -> str | None:
-    """:func:`base_url`, or None after one error line that says what to change (and a
+def checked_location(app: Sphinx) -> SiteLocation | None:
+    """:func:`location`, or None after one error line that says what to change (and a
     non-zero status for the build)."""
     try:
-        return base_url(app.config)
+        return location(app.config)
     except ConfigError as error:
         _config_error(app, str(error) + " agentprose writes nothing until it is set.")
         return None
@@ -134,21 +135,33 @@ def misspelled_names(config: Config) -> list[str]:
     return found
 
 
-def base_url(config: Config) -> str:
-    """``agentprose_base_url``, else ``html_baseurl``, else Read the Docs' canonical URL."""
-    found = (
-        getattr(config, PREFIX + "base_url", None)
-        or config.html_baseurl
-        or os.environ.get("READTHEDOCS_CANONICAL_URL")
-    )
-    if not found:
+def location(config: Config) -> SiteLocation:
+    """Where the site is served: Read the Docs' URL of the version it builds, else
+    ``agentprose_base_url``, else ``html_baseurl`` (the project's URL, if another, is
+    then the canonical base)."""
+    found = getattr(config, PREFIX + "base_url", None) or config.html_baseurl or None
+    if found is not None and not isinstance(found, str):
+        raise ConfigError(f"html_baseurl (or agentprose_base_url) must be text, not {found!r}.")
+    try:
+        return site_location(found, os.environ)
+    except AgentproseError as error:
+        if found or os.environ.get(READ_THE_DOCS_URL):
+            raise ConfigError(f"{error} Fix html_baseurl or agentprose_base_url in conf.py.") \
+                from error
         raise ConfigError(
             "agentprose needs the site's URL for absolute canonical links: set html_baseurl "
             "(or agentprose_base_url) in conf.py, e.g. html_baseurl = 'https://example.com/docs/'."
-        )
-    if not isinstance(found, str):
-        raise ConfigError(f"html_baseurl (or agentprose_base_url) must be text, not {found!r}.")
-    try:
-        return base_url_of(found)
-    except AgentproseError as error:
-        raise ConfigError(f"{error} Fix html_baseurl or agentprose_base_url in conf.py.") from error
+        ) from error
+
+
+def canonical_links_from_the_host(config: Config) -> bool:
+    """On Read the Docs with no URL in conf.py: ``html_baseurl`` set to the URL of the
+    version built, so that Sphinx writes each page's canonical link (the one its view
+    names). True when it was set."""
+    if config.html_baseurl or getattr(config, PREFIX + "base_url", None):
+        return False
+    hosted = os.environ.get(READ_THE_DOCS_URL, "").strip()
+    if not hosted:
+        return False
+    config.html_baseurl = hosted
+    return True

@@ -52,7 +52,7 @@ from agentprose_core.version import __version__
 
 from .blogs import listing_pages, page_metadata
 from .builders import skip_reason
-from .config import checked_base_url, checked_settings
+from .config import checked_location, checked_settings
 from .order import reading_order
 from .plan import Plan, plan_of
 from .refresh import content_files, media_files, outdated_pages, page_modified
@@ -98,11 +98,11 @@ def builder_inited(app: Sphinx) -> None:
     if skipped:
         logger.info("agentprose: %s", skipped)
         return
-    site_url = checked_base_url(app)
-    if site_url is None:
+    location = checked_location(app)
+    if location is None:
         return
     app.agentprose_plan = Plan(  # type: ignore[attr-defined]
-        settings=settings, base_url=site_url,
+        settings=settings, base_url=location.base_url, location=location,
         records=RecordStore(Path(app.doctreedir) / "agentprose"),
         last_changed=LastChanged(Path(app.srcdir), _cache_dir(app) if settings.cache else None),
     )
@@ -212,14 +212,16 @@ def _job(app: Sphinx, plan: Plan, docname: str, context: dict[str, Any]) -> Page
     facts = read_metadata(page_metadata(app, docname), location=docname)
     title = app.env.titles.get(docname)
     prev, next_ = plan.neighbours.get(docname, (None, None))
+    url = _page_url(app, plan, docname)
     return PageJob(
         docname=docname, body=str(context.get("body", "")),
-        url=_page_url(app, plan, docname), markdown_url=plan.views[docname], facts=facts,
+        url=url, markdown_url=plan.views[docname], facts=facts,
         tool_title=title.astext() if title is not None else None,
         modified=None if facts.modified else page_modified(app, plan, docname),
         section=plan.order.sections.get(docname, ()), prev=prev, next=next_,
-        lang=normalize_lang(app.config.language or ""),
+        lang=_lang(app, plan),
         in_nav=docname in plan.order.in_toctree, metatags=str(context.get("metatags", "")),
+        canonical=plan.location.canonical_of(url), version=plan.location.version,
     )
 
 
@@ -264,7 +266,7 @@ def _note_listing(app: Sphinx, plan: Plan, pagename: str, context: dict[str, Any
         docname=pagename, page=Path(app.builder.get_outfilename(pagename)),  # type: ignore[attr-defined]
         url=_page_url(app, plan, pagename), markdown_url=plan.views[pagename],
         title=str(title) if title else None, listed=plan.listings[pagename],
-        lang=normalize_lang(app.config.language or ""),
+        lang=_lang(app, plan),
     )
 
 
@@ -292,11 +294,16 @@ def _log_notes(notes: Iterable[Note]) -> None:
         _log([note for _, note in group], docname)
 
 
+def _lang(app: Sphinx, plan: Plan) -> str | None:
+    """The site's language: conf.py's, else the host's (Read the Docs')."""
+    return normalize_lang(app.config.language or "") or plan.location.lang
+
+
 def _site(app: Sphinx, plan: Plan) -> SiteRecord:
     return SiteRecord(
         name=app.config.project or "Documentation", url=plan.base_url,
         description=plan.settings.site_description,
-        lang=normalize_lang(app.config.language or ""), scopes=plan.scopes,
+        lang=_lang(app, plan), scopes=plan.scopes,
     )
 
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from agentprose_core.build.incremental import LastChanged
     from agentprose_core.build.pagewise import ConversionCache, RecordStore, SitePages
     from agentprose_core.build.sitefiles import ListingPage
+    from agentprose_core.location import SiteLocation
     from agentprose_core.settings import Settings
 
     from .generated import GeneratedApi
@@ -29,6 +30,7 @@ class Plan:
     settings: Settings
     base_url: str
     records: RecordStore
+    location: SiteLocation
     order: ReadingOrder = field(default_factory=ReadingOrder)
     views: dict[str, str] = field(default_factory=dict)  # docname -> view URL
     site_map: dict[str, str] = field(default_factory=dict)  # page key -> view URL

@@ -24,7 +24,8 @@ from ruamel.yaml import YAML
 from agentprose_core.reading.text import body_top_links, head_links
 from agentprose_core.render.index import load_schema
 
-KEYS = ("title", "canonical", "modified", "published", "author", "lang", "prev", "next")
+KEYS = ("title", "canonical", "modified", "published", "author", "lang", "version", "latest",
+        "translations", "prev", "next")
 TIME = "%Y-%m-%dT%H:%M:%SZ"
 
 
@@ -75,7 +76,8 @@ def _path_of(url: str, base: str) -> str:
 
 
 def check_site(
-    site_dir: Path, base: str, *, expect_pages: int | None = None, full_complete: bool = True
+    site_dir: Path, base: str, *, expect_pages: int | None = None, full_complete: bool = True,
+    canonical_base: str | None = None,
 ) -> SiteOutputs:
     index = json.loads((site_dir / "agentprose.json").read_text(encoding="utf-8"))
     Draft202012Validator(
@@ -93,7 +95,8 @@ def check_site(
         relative = _path_of(post["markdown_url"], base)
         text = (site_dir / relative).read_text(encoding="utf-8")
         front, body = split_view(text)
-        assert front["canonical"] == post["url"]
+        cited = post["url"] if canonical_base is None else canonical_base + post["url"][len(base):]
+        assert front["canonical"] == cited
         assert front["title"] == post["title"]
         assert front["modified"] == post["modified"]
         if "markdown" in post:
@@ -109,7 +112,8 @@ def check_site(
         assert (site_dir / _path_of(link["url"], base)).is_file(), link["url"]
     full = (site_dir / "llms-full.txt").read_text(encoding="utf-8")
     for post in posts if full_complete else posts[:1]:
-        assert f"Source: {post['url']}" in full
+        cited = post["url"] if canonical_base is None else canonical_base + post["url"][len(base):]
+        assert f"Source: {cited}" in full
     _check_section_files(site_dir, base, posts, llms_text)
     _check_discovery(site_dir, base, posts)
     _check_no_leaks(site_dir)

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 from agentprose_core.build.assemble import CollectedPage, SiteSources
-from agentprose_core.build.collect import CollectingBuild, UnrenderedPage
+from agentprose_core.build.collect import CollectingBuild
+from agentprose_core.build.pagestore import UnrenderedPage
+from agentprose_core.location import SiteLocation
 from agentprose_core.settings import Settings
 
 if TYPE_CHECKING:
@@ -40,7 +42,7 @@ def _page(tmp_path: Path, source: str, html: str, **fields: object) -> Collected
 def _start(tmp_path: Path, *, dirty: bool = False, cache: bool = False,
            pages: dict[str, str] | None = None) -> CollectingBuild:
     build = CollectingBuild(dirty=dirty)
-    build.configure(Settings(workers=False, cache=cache), base_url=BASE,
+    build.configure(Settings(workers=False, cache=cache), location=SiteLocation(BASE),
                     sources=_sources(tmp_path), cache_dir=tmp_path / "cache" if cache else None)
     pages = pages or {"index.md": BASE, "tide.md": f"{BASE}tide/",
                       "secret.md": f"{BASE}secret/"}
@@ -102,7 +104,7 @@ def test_a_dirty_build_takes_the_pages_it_did_not_render_from_the_last(tmp_path:
     first.publish(tmp_path / "site", generator="test")
 
     # The next build of the same process renders one page: the others are the last's.
-    first.configure(first.settings, base_url=BASE, sources=first.sources,
+    first.configure(first.settings, location=SiteLocation(BASE), sources=first.sources,
                     cache_dir=tmp_path / "cache")
     first.plan(["index.md", "tide.md", "secret.md"],
                {"index.md": BASE, "tide.md": f"{BASE}tide/", "secret.md": f"{BASE}secret/"},
@@ -150,7 +152,7 @@ def test_a_listing_page_gets_the_view_the_theme_wrote(tmp_path: Path) -> None:
 @pytest.mark.parametrize("workers", [False, True])
 def test_closing_a_session_stops_its_workers(tmp_path: Path, workers: bool) -> None:
     build = CollectingBuild()
-    build.configure(Settings(workers=workers, cache=False), base_url=BASE,
+    build.configure(Settings(workers=workers, cache=False), location=SiteLocation(BASE),
                     sources=_sources(tmp_path), cache_dir=None)
     build.abandon()
     assert build.pool is None

@@ -253,6 +253,23 @@ def test_code_blocks_may_hold_blank_runs_and_trailing_spaces() -> None:
         ("view-whitespace", 7, "trailing whitespace")]
 
 
+@pytest.mark.parametrize(("translations", "problem"), [
+    ('\n  - lang: "fr"\n    url: "https://x.org/fr/"', None),
+    (' "fr"', "must be a non-empty list"),
+    ('\n  - url: "https://x.org/fr/"\n    lang: "fr"', "'lang' then 'url'"),
+    ('\n  - lang: "fr_FR"\n    url: "https://x.org/fr/"', "not a BCP 47 tag"),
+    ('\n  - lang: "fr"\n    url: "/fr/"', "not an absolute URL"),
+])
+def test_translations_in_a_view_are_a_list_of_lang_and_url(
+        translations: str, problem: str | None) -> None:
+    text = ('---\ntitle: "T"\ncanonical: "https://x.org/"\nmodified: "2026-01-01T00:00:00Z"\n'
+            f'version: "2.0"\ntranslations:{translations}\n---\n\n# T\n')
+    found = [message for rule, _, message in parse_view(text).findings
+             if rule == "front-matter-values"]
+    assert (problem is None) == (not found), found
+    assert problem is None or problem in found[0]
+
+
 def test_code_in_a_nested_list_item_may_hold_trailing_spaces() -> None:
     text = ('---\ntitle: "T"\ncanonical: "https://x.org/"\nmodified: "2026-01-01T00:00:00Z"\n'
             "---\n\n# T\n\n- a\n  - b\n\n    ```yaml\n    key: value  \n    ```\n")

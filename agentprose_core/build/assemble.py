@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from agentprose_core.diagnostics import Diagnostic
+    from agentprose_core.location import SiteLocation
     from agentprose_core.model import Conversion, PageRecord
     from agentprose_core.records.dates import LastChanged
     from agentprose_core.settings import Settings
@@ -143,6 +144,7 @@ def build_records(
     last_changed: LastChanged,
     cache: ConversionCache | None = None,
     converted: Callable[[Mapping[str, str]], Mapping[str, Conversion]] | None = None,
+    location: SiteLocation | None = None,
 ) -> Assembled:
     """Convert every page that gets a view and make its record, in reading order.
 
@@ -150,6 +152,7 @@ def build_records(
     excluded page is not linked from any output. prev/next follow the pages in the nav.
     ``converted``, given the final site map, returns the pages already converted for
     it (by page URL), as :class:`~agentprose_core.parallel.speculative.BackgroundConversions` does.
+    ``location`` names the pages' canonical URLs and version, where the hosting does.
     """
     notes: list[Diagnostic] = []
     kept: list[tuple[CollectedPage, PageFacts]] = []
@@ -192,6 +195,8 @@ def build_records(
             next=next_,
             lang=lang,
             in_nav=page.in_nav,
+            canonical=location.canonical_of(page.url) if location else None,
+            version=location.version if location else None,
         ))
     sections = _llms_sections([page for page, _ in kept], settings)
     return Assembled(records=records, llms_sections=sections, diagnostics=notes,

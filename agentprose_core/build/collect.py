@@ -39,10 +39,11 @@ from agentprose_core.build.listings import (
     listing_record,
     with_listing,
 )
-from agentprose_core.build.pagestore import PageStore
+from agentprose_core.build.pagestore import PageStore, UnrenderedPage
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
 from agentprose_core.files import update_in_place
+from agentprose_core.location import SiteLocation
 from agentprose_core.model import Conversion, SiteRecord
 from agentprose_core.output.publish import publish
 from agentprose_core.parallel.cache import ConversionCache
@@ -61,23 +62,12 @@ if TYPE_CHECKING:
     from agentprose_core.model import PageRecord
     from agentprose_core.parallel.pool import WorkerPool
 
-__all__ = ["LATE_MARKS", "CollectingBuild", "Published", "UnrenderedPage"]
+__all__ = ["LATE_MARKS", "CollectingBuild", "Published"]
 
 LATE_MARKS = ("<autoref", "<backlinks")
 """Marks of HTML that other plugins finish only after every page is rendered
 (mkdocs-autorefs' cross-references, mkdocstrings' backlinks): such a page is converted
 then, not in the background as soon as it is collected."""
-
-
-@dataclass(frozen=True)
-class UnrenderedPage:
-    """A page a dirty build did not render: where it is written, and its place in
-    today's nav."""
-
-    source: str
-    written: Path
-    section: tuple[str, ...]
-    in_nav: bool
 
 
 @dataclass(frozen=True)
@@ -99,6 +89,7 @@ class CollectingBuild:
         self.serving = serving
         self.settings = Settings()
         self.base_url = ""
+        self.location = SiteLocation("")
         self.sources = SiteSources(Path())
         self.pool: WorkerPool | None = None  # kept across the builds of a serve session
         self.last_pages: dict[str, CollectedPage] = {}  # the last build's, by source
@@ -123,10 +114,12 @@ class CollectingBuild:
         self.in_background = (0, 0)  # pages converted in the workers, and kept of them
         self.listings = SentListings()  # listing pages in the workers
 
-    def configure(self, settings: Settings, *, base_url: str, sources: SiteSources,
+    def configure(self, settings: Settings, *, location: SiteLocation, sources: SiteSources,
                   cache_dir: Path | None) -> None:
-        """Start a build (a serve session's reload starts another)."""
-        self.settings, self.base_url, self.sources = settings, base_url, sources
+        """Start a build (a serve session's reload starts another) of a site served
+        where ``location`` says."""
+        self.settings, self.location, self.sources = settings, location, sources
+        self.base_url = location.base_url
         self._reset(ConversionCache(cache_dir) if settings.cache and cache_dir else None)
         if not settings.workers:
             self.close()
@@ -175,11 +168,12 @@ class CollectingBuild:
         self.partial = self.dirty and not self._take_unrendered(unrendered)
         self._hand_over_unrendered()
         assert self.last_changed is not None
+        lang = lang or self.location.lang
         try:
             self.assembled = build_records(
                 self._reading_order(), base_url=self.base_url, settings=self.settings,
                 lang=lang, last_changed=self.last_changed, cache=self.cache,
-                converted=self._converted(changed),
+                converted=self._converted(changed), location=self.location,
             )
         finally:
             if self.background is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import pickle
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agentprose_core.errors import AgentproseError
@@ -22,9 +23,20 @@ if TYPE_CHECKING:
 
     from agentprose_core.build.assemble import CollectedPage
 
-__all__ = ["PageStore"]
+__all__ = ["PageStore", "UnrenderedPage"]
 
 _PAGES_HEADER = ("agentprose pages", __version__)
+
+
+@dataclass(frozen=True)
+class UnrenderedPage:
+    """A page a dirty build did not render: where it is written, and its place in
+    today's nav."""
+
+    source: str
+    written: Path
+    section: tuple[str, ...]
+    in_nav: bool
 
 
 class PageStore:

@@ -94,6 +94,8 @@ class PageJob(WiredTexts):
     lang: str | None
     in_nav: bool
     metatags: str
+    canonical: str | None = None  # when the page is cited by another URL than ``url``
+    version: str | None = None
 
     wired = ("body", "metatags")  # pickled as str, Sphinx's copies would grow
 
@@ -118,6 +120,7 @@ def write_page(site: SitePages, job: PageJob) -> PageOutputs:
         url=job.url, markdown_url=job.markdown_url, conversion=conversion, facts=job.facts,
         tool_title=job.tool_title, modified=lambda: job.modified or "",
         section=job.section, prev=job.prev, next=job.next, lang=job.lang, in_nav=job.in_nav,
+        canonical=job.canonical, version=job.version,
     )
     try:
         write_view(site.outdir, record, site.base_url, site.settings)

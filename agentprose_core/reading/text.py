@@ -32,7 +32,8 @@ __all__ = [
 ]
 
 FRONT_MATTER_KEYS = (
-    "title", "canonical", "modified", "published", "author", "lang", "prev", "next",
+    "title", "canonical", "modified", "published", "author", "lang", "version", "latest",
+    "translations", "prev", "next",
 )
 REQUIRED_KEYS = ("title", "canonical", "modified")
 TIME_KEYS = ("modified", "published")
@@ -159,6 +160,8 @@ def _value_findings(front: dict[str, Any]) -> list[Finding]:
 
 
 def _value_problem(key: str, value: object) -> str | None:
+    if key == "translations":
+        return _translations_problem(value)
     if key == "author" and isinstance(value, list):
         if not value or not all(isinstance(name, str) and name.strip() for name in value):
             return "a list of authors must hold non-empty names"
@@ -169,6 +172,21 @@ def _value_problem(key: str, value: object) -> str | None:
         return "is written empty (leave an absent value out)"
     if key == "lang" and not _LANG.fullmatch(value):
         return f"{value!r} is not a BCP 47 tag (pt-BR, not pt_BR)"
+    return None
+
+
+def _translations_problem(value: object) -> str | None:
+    """What is wrong with a ``translations`` value: a list of ``{lang, url}``."""
+    if not isinstance(value, list) or not value:
+        return "must be a non-empty list of {lang, url}"
+    for item in value:
+        if not isinstance(item, dict) or list(item) != ["lang", "url"]:
+            return "each translation is a mapping of 'lang' then 'url'"
+        lang, url = item["lang"], item["url"]
+        if not (isinstance(lang, str) and _LANG.fullmatch(lang)):
+            return f"{lang!r} is not a BCP 47 tag"
+        if not (isinstance(url, str) and url.startswith(("http://", "https://"))):
+            return f"{url!r} is not an absolute URL"
     return None
 
 

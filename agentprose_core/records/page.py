@@ -60,6 +60,8 @@ def make_record(
     in_nav: bool = True,
     untitled: str = "Untitled",
     summary: str | None = None,
+    canonical: str | None = None,
+    version: str | None = None,
 ) -> PageRecord:
     """The record of one page, the same way for every tool. ``modified`` is asked only
     when the metadata has no time; ``summary`` is the first sentence of the page's
@@ -84,6 +86,8 @@ def make_record(
         prev=prev,
         next=next,
         in_nav=in_nav,
+        canonical=canonical,
+        version=version,
     )
 
 
@@ -99,6 +103,8 @@ def record_from_json(text: str) -> PageRecord:
     for key in ("authors", "tags", "section", "unanchored"):
         if key in data:
             data[key] = tuple(data[key])
+    if "translations" in data:
+        data["translations"] = tuple((lang, url) for lang, url in data["translations"])
     return PageRecord(**data)
 
 

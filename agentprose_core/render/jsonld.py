@@ -44,8 +44,8 @@ def article_data(
         "@context": "https://schema.org",
         "@type": kind,
         "headline": page.title,
-        "url": page.url,
-        "mainEntityOfPage": {"@type": "WebPage", "@id": page.url},
+        "url": page.canonical or page.url,
+        "mainEntityOfPage": {"@type": "WebPage", "@id": page.canonical or page.url},
         "isPartOf": {"@type": "WebSite", "name": site.name, "url": site.url},
         "dateModified": page.modified,
     }

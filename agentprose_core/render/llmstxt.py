@@ -297,7 +297,7 @@ def iter_llms_full_txt(site: SiteRecord, pages: Sequence[PageRecord]) -> Iterato
 def _full_entry(page: PageRecord) -> str:
     title = one_line(page.title)
     body = _without_title(page.markdown.strip("\n"), title)
-    head = f"# {_inline(title)}\n\nSource: {page.url}\n"
+    head = f"# {_inline(title)}\n\nSource: {page.canonical or page.url}\n"
     return head + (f"\n{body}\n" if body else "")
 
 

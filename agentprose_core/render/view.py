@@ -61,7 +61,8 @@ def quote(value: str) -> str:
 
 def render_front_matter(page: PageRecord) -> str:
     """The ``---`` block of a page's agent view, keys in the documented order."""
-    lines = ["---", f"title: {quote(page.title)}", f"canonical: {quote(page.url)}"]
+    lines = ["---", f"title: {quote(page.title)}",
+             f"canonical: {quote(page.canonical or page.url)}"]
     lines.append(f"modified: {quote(page.modified)}")
     if page.published:
         lines.append(f"published: {quote(page.published)}")
@@ -70,7 +71,15 @@ def render_front_matter(page: PageRecord) -> str:
     elif page.authors:
         lines.append("author:")
         lines.extend(f"  - {quote(name)}" for name in page.authors)
-    for key in ("lang", "prev", "next"):
+    for key in ("lang", "version", "latest"):
+        value = getattr(page, key)
+        if value:
+            lines.append(f"{key}: {quote(value)}")
+    if page.translations:
+        lines.append("translations:")
+        for lang, url in page.translations:
+            lines += [f"  - lang: {quote(lang)}", f"    url: {quote(url)}"]
+    for key in ("prev", "next"):
         value = getattr(page, key)
         if value:
             lines.append(f"{key}: {quote(value)}")
