@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ARTICLE_TYPES",
     "INDEX_NAME",
+    "LANGUAGES_SENTENCE",
     "LLMS_FULL_NAME",
     "LLMS_NAME",
     "Conversion",
@@ -23,6 +24,8 @@ __all__ = [
 INDEX_NAME = "agentprose.json"
 LLMS_NAME = "llms.txt"
 LLMS_FULL_NAME = "llms-full.txt"
+LANGUAGES_SENTENCE = "The site in other languages:"
+"""How the paragraph of an ``llms.txt`` that links the other languages' starts."""
 
 # The schema.org types that make a page an article, for JSON-LD written and read.
 ARTICLE_TYPES = ("TechArticle", "Article", "BlogPosting", "NewsArticle", "ScholarlyArticle")
@@ -84,6 +87,9 @@ class SiteRecord:
     scopes: tuple[tuple[str, str], ...] = ()
     """The sections with an ``llms.txt`` of their own: ``(folder, title)``, the folder
     relative to ``url`` (``guide/``); see :mod:`agentprose_core.records.scopes`."""
+    languages: tuple[tuple[str, str, str], ...] = ()
+    """On a site built once per language: every language as ``(lang, name, root URL)``,
+    this one's included; see :mod:`agentprose_core.languages`."""
 
 
 @dataclass(frozen=True)

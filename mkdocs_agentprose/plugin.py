@@ -30,6 +30,7 @@ from agentprose_core.settings import settings_from_mapping
 from agentprose_core.version import __version__
 
 from .config import AgentproseConfig
+from .i18n import page_languages, site_languages
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -134,7 +135,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
         pages = {file.src_uri: self.build.base_url + (file.page.url if file.page else file.url)
                  for file in files.documentation_pages()}  # "./" -> ""
         self.build.plan([page.file.src_uri for page in nav.pages], pages,
-                        docs_dir=Path(config.docs_dir), fallback=_config_dir(config))
+                        docs_dir=Path(config.docs_dir), fallback=_config_dir(config),
+                        languages=site_languages(config))
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
@@ -215,6 +217,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
     def _collect(self, page: Page, html: str) -> CollectedPage:
         source = Path(page.file.abs_src_path) if page.file.abs_src_path else None
         base_url = self.build.base_url
+        languages = self.build.languages
+        lang, translations = page_languages(page, languages, base_url) if languages else (None, ())
         return CollectedPage(
             url=base_url + page.url,
             source=page.file.src_uri,
@@ -227,6 +231,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
             section=_section(page),
             in_nav=page.file.src_uri in self.build.in_nav,
             source_markdown=self.markdown.pop(page.file.src_uri, ""),
+            lang=lang, translations=translations,
         )
 
     def _unrendered(self, files: list[File]) -> list[UnrenderedPage]:

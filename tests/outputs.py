@@ -21,7 +21,8 @@ from jsonschema import Draft202012Validator
 from llms_txt import parse_llms_file
 from ruamel.yaml import YAML
 
-from agentprose_core.reading.text import body_top_links, head_links
+from agentprose_core.model import LANGUAGES_SENTENCE
+from agentprose_core.reading.html import body_top_links, head_links
 from agentprose_core.render.index import load_schema
 
 KEYS = ("title", "canonical", "modified", "published", "author", "lang", "version", "latest",
@@ -145,9 +146,13 @@ def _check_section_files(site_dir: Path, base: str, posts: list[dict[str, str]],
                          root: str) -> None:
     """Every section llms.txt is linked from the root file, parses intact, and lists the
     views of every post under its folder."""
-    linked = set(re.findall(r"\]\((\S+/llms\.txt)\)", root.split("\n## ", 1)[0]))
+    prose = "\n".join(line for line in root.split("\n## ", 1)[0].splitlines()
+                      if not line.startswith(LANGUAGES_SENTENCE))  # other languages' files
+    linked = set(re.findall(r"\]\((\S+/llms\.txt)\)", prose))
+    nested = [path.parent for path in site_dir.rglob("agentprose.json") if path.parent != site_dir]
     found = {base + path.relative_to(site_dir).as_posix()
-             for path in site_dir.rglob("llms.txt") if path.parent != site_dir}
+             for path in site_dir.rglob("llms.txt") if path.parent != site_dir
+             and not any(folder == path.parent or folder in path.parents for folder in nested)}
     assert linked == found, (linked, found)
     for url in found:
         folder = url[len(base):-len("llms.txt")]

@@ -22,7 +22,8 @@ from agentprose_core.check.checker import RULES, check_site_dir, check_target, c
 from agentprose_core.check.schema_subset import KEYWORDS, SchemaSubsetError, validate
 from agentprose_core.errors import InputError
 from agentprose_core.reading.fetch import HttpRequest, HttpResponse, urllib_fetch
-from agentprose_core.reading.text import parse_llms_txt, parse_view
+from agentprose_core.reading.llmstxt import parse_llms_txt
+from agentprose_core.reading.text import parse_view
 from agentprose_core.render.bodyhint import without_hint
 from agentprose_core.render.index import load_schema
 from agentprose_core.settings import Settings

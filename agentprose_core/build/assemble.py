@@ -26,7 +26,7 @@ from agentprose_core.records.site import (
 from agentprose_core.urls import page_key
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Collection, Mapping, Sequence
     from pathlib import Path
 
     from agentprose_core.diagnostics import Diagnostic
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from agentprose_core.settings import Settings
 
 __all__ = [
-    "Assembled", "CollectedPage", "SiteSources", "build_records", "site_sources", "with_listed",
+    "Assembled", "CollectedPage", "SiteSources", "build_records", "reading_order",
+    "site_sources", "with_listed",
 ]
 
 
@@ -64,6 +65,8 @@ class CollectedPage:
     section: tuple[str, ...] = ()
     in_nav: bool = True
     source_markdown: str = ""
+    lang: str | None = None  # the language of its text, when not the site's (a fallback)
+    translations: tuple[tuple[str, str], ...] = ()  # (lang, page URL) in other languages
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,17 @@ def with_listed(pages: Sequence[CollectedPage]) -> list[CollectedPage]:
     return ordered
 
 
+def reading_order(pages: Mapping[str, CollectedPage], nav: Sequence[str],
+                  in_nav: Collection[str]) -> list[CollectedPage]:
+    """The pages (by source) in reading order: the nav's (``nav``, by source), then the
+    others by source, outside the nav, with the pages a nav page lists placed after it
+    (:func:`with_listed`)."""
+    listed = [pages[source] for source in nav if source in pages]
+    rest = [replace(page, in_nav=False) if page.in_nav else page
+            for source, page in sorted(pages.items()) if source not in in_nav]
+    return with_listed(listed + rest)
+
+
 def build_records(
     pages: Sequence[CollectedPage],
     *,
@@ -193,8 +207,9 @@ def build_records(
             section=page.section,
             prev=prev,
             next=next_,
-            lang=lang,
+            lang=page.lang or lang,
             in_nav=page.in_nav,
+            translations=page.translations,
             canonical=location.canonical_of(page.url) if location else None,
             version=location.version if location else None,
         ))

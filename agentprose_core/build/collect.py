@@ -10,10 +10,8 @@ URLs, paths) and calls it at each step:
 1. :meth:`CollectingBuild.configure` (the settings, once per build);
 2. :meth:`CollectingBuild.plan` (the site's pages and nav: workers and git start);
 3. :meth:`CollectingBuild.collect` (each rendered page, handed to a worker);
-4. :meth:`CollectingBuild.assemble` (every page's HTML as other plugins left it, and
-   the pages a dirty build did not render: the records);
-5. :meth:`CollectingBuild.decorate` (each written page: its head tags; a listing page
-   is converted from what the theme wrote);
+4. :meth:`CollectingBuild.assemble` (the records, from every page as finished);
+5. :meth:`CollectingBuild.decorate` (each written page's head tags; a listing's view);
 6. :meth:`CollectingBuild.publish` (the views and the site files).
 """
 
@@ -29,7 +27,7 @@ from agentprose_core.build.assemble import (
     CollectedPage,
     SiteSources,
     build_records,
-    with_listed,
+    reading_order,
 )
 from agentprose_core.build.listings import (
     FAILED,
@@ -59,6 +57,7 @@ from agentprose_core.urls import site_map
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
+    from agentprose_core.languages import SiteLanguages
     from agentprose_core.model import PageRecord
     from agentprose_core.parallel.pool import WorkerPool
 
@@ -112,6 +111,7 @@ class CollectingBuild:
         self.partial = False  # a dirty build that lacks pages: site files left as they were
         self.pooled = False  # this build converts in the workers
         self.in_background = (0, 0)  # pages converted in the workers, and kept of them
+        self.languages: SiteLanguages | None = None  # on a site built once per language
         self.listings = SentListings()  # listing pages in the workers
 
     def configure(self, settings: Settings, *, location: SiteLocation, sources: SiteSources,
@@ -125,10 +125,15 @@ class CollectingBuild:
             self.close()
 
     def plan(self, order: Sequence[str], pages: Mapping[str, str], *, docs_dir: Path,
-             fallback: Path) -> None:
+             fallback: Path, languages: SiteLanguages | None = None) -> None:
         """The nav's pages by source (``order``) and every page the tool will render
         (source -> URL): the workers start (once a session), git reads the history
-        meanwhile. ``fallback`` dates pages outside any repository's history."""
+        meanwhile. ``fallback`` dates pages outside any repository's history;
+        ``languages`` says which language this build writes, on a site of several."""
+        self.languages = languages
+        if languages is not None and self.cache is not None:  # a store per language
+            name = f"pages-{languages.current.lang}.pickle"
+            self.page_store = PageStore(self.cache.directory / name)
         urls = [url for source, url in pages.items()
                 if not is_source_excluded(source, self.settings.exclude)]
         self.order = list(order)
@@ -136,13 +141,18 @@ class CollectingBuild:
         if self.pool is None:
             self.pool = conversion_pool(worker_count(len(urls), enabled=self.settings.workers))
         self.background = BackgroundConversions(
-            site_map=site_map(urls, self.base_url, self.settings.view_layout),
+            site_map=site_map(urls, self.root_url, self.settings.view_layout),
             settings=self.settings, cache=self.cache, pool=self.pool,
         )
         self.last_changed = LastChanged(docs_dir, self.cache.directory if self.cache else None,
                                         fallback=fallback)
         if not self.dirty:  # every page is dated in assemble: git reads the history meanwhile
             self.last_changed.start()
+
+    @property
+    def root_url(self) -> str:
+        """The URL of the site this build writes: a language's root on a site of several."""
+        return self.languages.root_url(self.base_url) if self.languages else self.base_url
 
     def included(self, written: str, source: Path | None) -> tuple[Path, ...]:
         """The files a page pulls in and the code it documents, from its source as the
@@ -168,11 +178,11 @@ class CollectingBuild:
         self.partial = self.dirty and not self._take_unrendered(unrendered)
         self._hand_over_unrendered()
         assert self.last_changed is not None
-        lang = lang or self.location.lang
+        lang = self.languages.current.lang if self.languages else lang or self.location.lang
         try:
             self.assembled = build_records(
-                self._reading_order(), base_url=self.base_url, settings=self.settings,
-                lang=lang, last_changed=self.last_changed, cache=self.cache,
+                reading_order(self.pages, self.order, self.in_nav), base_url=self.root_url,
+                settings=self.settings, lang=lang, last_changed=self.last_changed, cache=self.cache,
                 converted=self._converted(changed), location=self.location,
             )
         finally:
@@ -181,14 +191,17 @@ class CollectingBuild:
                 self.in_background = (self.background.converted_in_background,
                                       self.background.kept)
             self.background = None
-        if self.cache is not None and not self.partial:  # the others' entries are unused
+        # The others' entries are unused; not a language's: the others' are the cache's.
+        if self.cache is not None and not self.partial and self.languages is None:
             self.cache.prune()
         self.records = {record.url: record for record in self.assembled.records}
+        root = self.root_url
         self.site = SiteRecord(
-            name=name, url=self.base_url,
+            name=name, url=root,
             description=description or self.settings.site_description, lang=lang,
-            scopes=site_scopes(self.assembled.records, self.base_url, self.settings,
+            scopes=site_scopes(self.assembled.records, root, self.settings,
                                self.assembled.llms_sections),
+            languages=self.languages.listed(self.base_url) if self.languages else (),
         )
 
     def decorate(self, source: str, output: str, *, written: Path,
@@ -211,6 +224,8 @@ class CollectingBuild:
         :class:`AgentproseError` when they can't be."""
         assert self.site is not None and self.assembled is not None
         self._finish_listings()
+        if self.languages is not None:  # each language's files under its root
+            site_dir = site_dir / self.languages.current.root
         published = publish(
             site_dir, self.site, self.assembled.records, settings=self._publish_settings(),
             generator=generator, llms_sections=self.assembled.llms_sections,
@@ -383,12 +398,3 @@ class CollectingBuild:
                 notes.append(Diagnostic("head", f"agentprose: the <head> of {page} was not "
                                                 f"brought up to date: {error}"))
         return notes
-
-    def _reading_order(self) -> list[CollectedPage]:
-        listed = [self.pages[src] for src in self.order if src in self.pages]
-        rest = [page for src, page in sorted(self.pages.items()) if src not in self.in_nav]
-        return with_listed(listed + [_out_of_nav(page) for page in rest])
-
-
-def _out_of_nav(page: CollectedPage) -> CollectedPage:
-    return page if not page.in_nav else CollectedPage(**{**page.__dict__, "in_nav": False})

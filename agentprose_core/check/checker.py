@@ -83,9 +83,34 @@ def check_site_dir(site_dir: Path, *, base_url: str | None = None) -> Report:
     check.index_url = base + INDEX_NAME
     for rule in SHARED_CHECKS:
         rule(check)
+    nested = _nested_sites(site_dir)
     if check.index:  # without the list of posts, every page would look unlisted
-        check_unlisted_pages(check, reader)
+        check_unlisted_pages(check, reader, skip=nested)
+    for folder in nested:  # a language's or a version's own files, checked as a site
+        _merge(report, check_site_dir(site_dir / folder, base_url=base + folder), folder)
     return report
+
+
+def _nested_sites(site_dir: Path) -> list[str]:
+    """The folders below ``site_dir`` with an ``agentprose.json`` of their own (each
+    language's or version's root, relative, with a trailing slash), outermost only."""
+    found: list[str] = []
+    for index in sorted(site_dir.rglob(INDEX_NAME)):
+        folder = index.parent.relative_to(site_dir).as_posix() + "/"
+        if folder != "./" and not any(folder.startswith(outer) for outer in found):
+            found.append(folder)
+    return found
+
+
+def _merge(report: Report, nested: Report, folder: str) -> None:
+    """The problems and counts of a nested site's check, under its folder."""
+    for problem in nested.problems:
+        where = problem.where if problem.where.startswith(("http://", "https://")) \
+            else folder + problem.where
+        report.add(problem.rule, where, problem.message)
+    report.files_read += nested.files_read
+    report.pages_checked += nested.pages_checked
+    report.notes.extend(nested.notes)
 
 
 def _base(check: SiteCheck, given: str | None) -> str | None:
@@ -160,14 +185,18 @@ class _DirReader:
         return Read(text, url)
 
 
-def check_unlisted_pages(check: SiteCheck, reader: _DirReader) -> None:
+def check_unlisted_pages(check: SiteCheck, reader: _DirReader, *,
+                         skip: list[str] | None = None) -> None:
     """HTML pages that are not a post's page must not carry the discovery links, unless
     they are a copy of one, byte for byte (a page copied to ``index.html`` after the
-    build): its links lead to that page's view."""
+    build): its links lead to that page's view. Pages in the folders ``skip`` (nested
+    sites, checked as such) are left out."""
     for path in sorted(_site_html(reader.site_dir)):
         if path.resolve() in reader.pages:
             continue
         relative = path.relative_to(reader.site_dir).as_posix()
+        if any(relative.startswith(folder) for folder in skip or ()):
+            continue
         read = reader.file(relative, check.base + relative)
         if read.text is None or not has_discovery_links(read.text):
             continue

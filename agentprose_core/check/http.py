@@ -31,7 +31,7 @@ from agentprose_core.check.rules import (
 from agentprose_core.errors import InputError
 from agentprose_core.model import INDEX_NAME
 from agentprose_core.reading.fetch import Fetch, HttpResponse, urllib_fetch
-from agentprose_core.reading.text import head_links
+from agentprose_core.reading.html import head_links
 from agentprose_core.records.scopes import covering_scope
 from agentprose_core.urls import base_url_of, page_key, same_origin
 

@@ -19,14 +19,14 @@ from urllib.parse import urljoin, urlsplit
 
 from agentprose_core.check.roundtrip import roundtrip_findings
 from agentprose_core.check.schema_subset import validate
-from agentprose_core.reading.text import (
-    body_top_links,
-    head_links,
+from agentprose_core.reading.html import body_top_links, head_links
+from agentprose_core.reading.llmstxt import (
+    language_llms_files,
     linked_llms_files,
     linked_urls,
     parse_llms_txt,
-    parse_view,
 )
+from agentprose_core.reading.text import parse_view
 from agentprose_core.records.scopes import covering_scope, folder_of
 from agentprose_core.render.index import load_schema
 from agentprose_core.urls import is_on_site, page_key, same_origin
@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from agentprose_core.check.report import Report
-    from agentprose_core.reading.text import Finding, LlmsFile, View
+    from agentprose_core.reading.llmstxt import LlmsFile
+    from agentprose_core.reading.text import Finding, View
 
 __all__ = [
     "SHARED_CHECKS",
@@ -234,6 +235,10 @@ def check_llms(check: SiteCheck) -> None:
         _check_link(check, read.url, link.url, link.line)
     for section in linked_llms_files(parsed.info):
         _check_section_llms(check, read.url, section)
+    for other in language_llms_files(parsed.info):  # checked where it is, as a site
+        if not same_origin(other, check.base):
+            check.add("llms-section", read.url, f"{other}: another language's llms.txt "
+                                                "must be on the site's origin")
 
 
 def _check_section_llms(check: SiteCheck, root: str, url: str) -> None:

@@ -24,7 +24,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from agentprose_core.mcp.site import IndexProblem, LoadedSite, Post, parts_of, site_from_index
 from agentprose_core.model import INDEX_NAME
 from agentprose_core.reading.fetch import HttpRequest, HttpResponse, urllib_fetch
-from agentprose_core.reading.text import head_links
+from agentprose_core.reading.html import head_links
 
 __all__ = ["CallLimit", "FolderSource", "Loaded", "Source", "UrlSource", "source_for"]
 

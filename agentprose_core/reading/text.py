@@ -9,27 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from html import unescape
-from html.parser import HTMLParser
 from typing import Any
 
 import yaml
 
-__all__ = [
-    "DIRECTIVE_PREFIX",
-    "FRONT_MATTER_KEYS",
-    "Finding",
-    "HeadLink",
-    "LlmsFile",
-    "LlmsLink",
-    "View",
-    "body_top_links",
-    "head_links",
-    "linked_llms_files",
-    "linked_urls",
-    "parse_llms_txt",
-    "parse_view",
-]
+__all__ = ["DIRECTIVE_PREFIX", "FRONT_MATTER_KEYS", "Finding", "View", "parse_view"]
 
 FRONT_MATTER_KEYS = (
     "title", "canonical", "modified", "published", "author", "lang", "version", "latest",
@@ -45,7 +29,8 @@ _LANG = re.compile(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*")
 # A double-quoted scalar using only the escapes YAML 1.1 and 1.2 read alike.
 _QUOTED = r'"(?:[^"\\\x00-\x1f\x7f]|\\(?:[\\"0abefvnrt]|x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}))*"'
 _KEY_LINE = re.compile(rf"(?P<key>[A-Za-z_][\w-]*):(?: (?P<value>{_QUOTED}))?")
-_ITEM_LINE = re.compile(rf"  - {_QUOTED}")
+# A list item: an author, or a translation's two keys (``  - lang: "fr"``, ``    url: …``).
+_ITEM_LINE = re.compile(rf"  - {_QUOTED}|  - lang: {_QUOTED}|    url: {_QUOTED}")
 _FENCE = re.compile(r"(?P<fence>`{3,}|~{3,})")
 # Quote markers and list indentation before a fence (a fence in a nested list item).
 _QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)*[ \t]*")
@@ -102,7 +87,8 @@ def _directive(body: str) -> tuple[str, str, int]:
 
 
 def _lexical(head: str) -> list[Finding]:
-    """Lines that are not ``key: "string"``, ``key:`` or ``  - "string"``."""
+    """Lines that are not ``key: "string"``, ``key:``, ``  - "string"`` or a
+    translation's ``  - lang: "…"`` and ``    url: "…"``."""
     found = []
     for number, line in enumerate(head.split("\n"), 2):
         match = _KEY_LINE.fullmatch(line)
@@ -239,159 +225,3 @@ def _with_fences(lines: list[str]) -> tuple[list[tuple[str, bool]], int | None]:
         else:
             marked.append((line, False))
     return marked, (opened if fence else None)
-
-
-# -- llms.txt -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class LlmsLink:
-    """One ``- [Title](url): description`` line."""
-
-    title: str
-    url: str
-    description: str
-    line: int
-
-
-@dataclass
-class LlmsFile:
-    """``llms.txt`` as our parser reads it, with what breaks the format."""
-
-    title: str = ""
-    summary: str = ""
-    info: str = ""
-    """The prose between the summary and the first section."""
-    sections: list[tuple[str, list[LlmsLink]]] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-
-    @property
-    def links(self) -> list[LlmsLink]:
-        """Every link of every section, in order."""
-        return [link for _, links in self.sections for link in links]
-
-
-_H1 = re.compile(r"# (?P<text>\S.*)")
-_H2 = re.compile(r"## (?P<text>\S.*)")
-_SUMMARY = re.compile(r"> ?(?P<text>\S.*)")
-_LINK = re.compile(
-    r"- \[(?P<title>[^\]]+)\]\((?P<url>[^)\s]+)\)(?:: (?P<desc>\S.*))?"
-)
-
-
-def parse_llms_txt(text: str) -> LlmsFile:
-    """Read ``llms.txt``: a ``# title``, a ``> summary``, prose, ``##`` link sections."""
-    parsed = LlmsFile()
-    lines = text.split("\n")
-    numbered = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
-    if not numbered or not _H1.fullmatch(numbered[0][1]):
-        parsed.findings.append(("llms-format", 1, "llms.txt must start with '# Site name'"))
-    else:
-        parsed.title = numbered[0][1][2:].strip()
-        numbered = numbered[1:]
-    if numbered and _SUMMARY.fullmatch(numbered[0][1]):
-        parsed.summary = numbered[0][1][1:].strip()
-        numbered = numbered[1:]
-    else:
-        parsed.findings.append(("llms-format", numbered[0][0] if numbered else 1,
-                                "a '> summary' line must follow the title"))
-    _read_body(numbered, parsed)
-    return parsed
-
-
-def _read_body(numbered: list[tuple[int, str]], parsed: LlmsFile) -> None:
-    current: list[LlmsLink] | None = None
-    for number, line in numbered:
-        heading = _H2.fullmatch(line)
-        if heading:
-            current = []
-            parsed.sections.append((heading.group("text").strip(), current))
-        elif line.lstrip().startswith("#"):
-            parsed.findings.append(("llms-format", number, "only '##' section headings"))
-        elif current is None:
-            parsed.info += line + "\n"
-        else:
-            link = _LINK.fullmatch(line.rstrip())
-            if link is None:
-                parsed.findings.append(("llms-format", number,
-                                        f"not a '- [Title](url): summary' line: {line[:60]!r}"))
-                continue
-            current.append(LlmsLink(link.group("title"), link.group("url"),
-                                    link.group("desc") or "", number))
-    for name, links in parsed.sections:
-        if not links:
-            parsed.findings.append(("llms-format", 0, f"section {name!r} has no links"))
-    if not parsed.sections:
-        parsed.findings.append(("llms-format", 0, "llms.txt has no '## Section' of links"))
-
-
-# -- discovery links in a page's <head> ---------------------------------------------
-
-
-@dataclass(frozen=True)
-class HeadLink:
-    """A ``<link>`` of a page's head: its rel tokens, type and href."""
-
-    rel: frozenset[str]
-    type: str
-    href: str
-
-
-class _HeadParser(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.links: list[HeadLink] = []
-        self.done = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if self.done:
-            return
-        if tag == "body":
-            self.done = True
-        elif tag == "link":
-            values = {name: value or "" for name, value in attrs}
-            self.links.append(HeadLink(
-                rel=frozenset(values.get("rel", "").lower().split()),
-                type=values.get("type", "").split(";")[0].strip().lower(),
-                href=values.get("href", "").strip(),
-            ))
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "head":
-            self.done = True
-
-
-_INLINE_LINK = re.compile(r"\[[^\]]*\]\((?P<url>[^)\s]+)\)")
-
-
-def linked_urls(text: str) -> list[str]:
-    """The destinations of the inline links ``[text](url)`` in ``text``."""
-    return [match["url"] for match in _INLINE_LINK.finditer(text)]
-
-
-def linked_llms_files(info: str) -> list[str]:
-    """The URLs of the ``llms.txt`` files a root file's prose links (its sections')."""
-    return [url for url in linked_urls(info) if url.endswith("/llms.txt")]
-
-
-_BODY_OPEN = re.compile(r"<body(?:\s[^>]*)?>", re.IGNORECASE)
-# Quoted or not: a minifier (mkdocs-minify-plugin) drops the quotes it can.
-_HREF = re.compile(r"""<a\s[^>]*?href\s*=\s*(?:"([^"]+)"|'([^']+)'|([^\s"'=<>`]+))""",
-                   re.IGNORECASE)
-
-
-def body_top_links(html: str, size: int = 4096) -> list[str]:
-    """The ``href`` of the links in the first ``size`` characters of a page's body."""
-    opened = _BODY_OPEN.search(html)
-    if opened is None:
-        return []
-    return [unescape("".join(groups))
-            for groups in _HREF.findall(html, opened.end(), opened.end() + size)]
-
-
-def head_links(html: str) -> list[HeadLink]:
-    """The ``<link>`` elements before the page's body."""
-    parser = _HeadParser()
-    parser.feed(html)
-    parser.close()
-    return parser.links

@@ -62,6 +62,7 @@ def make_record(
     summary: str | None = None,
     canonical: str | None = None,
     version: str | None = None,
+    translations: tuple[tuple[str, str], ...] = (),
 ) -> PageRecord:
     """The record of one page, the same way for every tool. ``modified`` is asked only
     when the metadata has no time; ``summary`` is the first sentence of the page's
@@ -88,6 +89,7 @@ def make_record(
         in_nav=in_nav,
         canonical=canonical,
         version=version,
+        translations=translations,
     )
 
 

@@ -242,6 +242,7 @@ def _post_object(page: PageRecord, *, include_markdown: bool) -> dict[str, objec
         ("headings", [_heading_object(h) for h in page.headings if _usable(h)]),
         ("prev", page.prev),
         ("next", page.next),
+        ("translations", [{"lang": lang, "url": url} for lang, url in page.translations]),
         ("markdown", page.markdown.strip("\n") if include_markdown else None),
     )
 

@@ -52,7 +52,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agentprose_core.model import LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.model import LANGUAGES_SENTENCE, LLMS_FULL_NAME, LLMS_NAME
 from agentprose_core.records.scopes import (
     OPTIONAL_SECTION,
     ROOT_SECTION,
@@ -118,7 +118,7 @@ def render_llms_txt(
     ensure_checked(site, pages)
     name = _inline(site.name) or base_url_of(site.url)
     lines = [f"# {name}", "", f"> {_site_summary(site, pages, name)}", "", _intro(name, intro)]
-    lines[-1] += _scopes_sentence(site)
+    lines[-1] += _scopes_sentence(site) + _languages_sentence(site)
     for section, members in groups(pages, sections):
         lines += ["", f"## {_inline(section)}", ""]
         lines += [_link_line(page) for page in members]
@@ -133,6 +133,16 @@ def _scopes_sentence(site: SiteRecord) -> str:
     links = ", ".join(f"[{_link_text(title)}]({_url(base + folder + LLMS_NAME)})"
                       for folder, title in site.scopes)
     return f"\n\nSections with an llms.txt of their own: {links}."
+
+
+def _languages_sentence(site: SiteRecord) -> str:
+    """The sentence that links the ``llms.txt`` of the site's other languages."""
+    others = [(lang, name, root) for lang, name, root in site.languages if lang != site.lang]
+    if not others:
+        return ""
+    links = ", ".join(f"[{_link_text(name)} ({lang})]({_url(base_url_of(root) + LLMS_NAME)})"
+                      for lang, name, root in others)
+    return f"\n\n{LANGUAGES_SENTENCE} {links}."
 
 
 def render_section_llms_txt(
