@@ -6,7 +6,8 @@ in a language is the default language's text, labelled so."""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -14,9 +15,6 @@ import yaml
 from agentprose_core.check.checker import check_site_dir
 
 from .harness import check_invariants, make_repo, run, same_bytes_again
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 BASE = "https://shore.example/docs/"
 ENGLISH = {
@@ -91,3 +89,17 @@ def test_each_language_gets_its_own_agent_outputs(layout: str, tmp_path: Path) -
     assert report.ok, report.to_text()
     assert report.pages_checked == 6
     same_bytes_again(site, lambda: run(["mkdocs", "build", "--strict"], root))
+
+
+def test_the_recipe_of_the_docs_builds(tmp_path: Path) -> None:
+    page = Path(__file__).parents[2] / "docs" / "versions-and-translations.md"
+    recipe = next(block for block in re.findall(r"```yaml\n(.*?)```", page.read_text(), re.S)
+                  if "- i18n:" in block)
+    config = {"site_name": "Shore", "site_url": BASE, **yaml.safe_load(recipe)}
+    root = tmp_path / "site-src"
+    make_repo(root, {**_sources("suffix"), "mkdocs.yml": yaml.dump(config)}, {})
+    built = run(["mkdocs", "build", "--strict"], root)
+    assert built.returncode == 0, built.log
+    report = check_site_dir(root / "site", base_url=BASE)
+    assert report.ok, report.to_text()
+    assert (root / "site" / "fr" / "llms.txt").is_file()
