@@ -25,7 +25,12 @@ from agentprose_core.build.release import release_freed_memory
 from agentprose_core.diagnostics import Diagnostic, audible
 from agentprose_core.errors import AgentproseError, ConfigError, InputError
 from agentprose_core.lang import normalize_lang
-from agentprose_core.location import READ_THE_DOCS_URL, SiteLocation, site_location
+from agentprose_core.location import (
+    READ_THE_DOCS_URL,
+    SiteLocation,
+    site_location,
+    version_location,
+)
 from agentprose_core.settings import settings_from_mapping
 from agentprose_core.version import __version__
 
@@ -109,6 +114,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
         if command == "serve":  # the dev server takes content types from mimetypes
             mimetypes.add_type("text/markdown; charset=utf-8", ".md")
 
+    @event_priority(50)  # before mike, which moves site_url to the version's folder
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         """Check the options and start a build."""
         if not self.config.enabled:
@@ -248,8 +254,15 @@ _PARTIAL = ("agentprose: a dirty build renders only the pages changed since the 
 
 
 def _location(config: MkDocsConfig) -> SiteLocation:
-    """Where the site is served: ``site_url``, or Read the Docs' URL of this version."""
+    """Where the site is served: ``site_url``, or Read the Docs' URL of this version;
+    under mike, the folder of the version it deploys (mike says which in
+    ``MIKE_DOCS_VERSION``; its ``canonical_version`` names the canonical one)."""
+    version = os.environ.get("MIKE_DOCS_VERSION")
+    mike = config.plugins.get("mike")
     try:
+        if version and mike is not None and config.site_url:
+            canonical = getattr(mike, "config", {}).get("canonical_version")
+            return version_location(config.site_url, version, canonical_version=canonical)
         return site_location(config.site_url, os.environ)
     except InputError as error:
         if config.site_url or os.environ.get(READ_THE_DOCS_URL):

@@ -1,6 +1,6 @@
 """``agentprose check TARGET``: does a built folder or a deployed site keep the contract?
 
-Both targets run the rules of :data:`~.rules.SHARED_CHECKS` (``agentprose.json``
+Both targets run the rules of :data:`~.shared.SHARED_CHECKS` (``agentprose.json``
 parses and validates against the shipped schema, every post's URLs stay on the site,
 each view's front matter and body, ``llms.txt``, ``llms-full.txt``, the discovery
 links). A folder adds that pages without a view carry no discovery links; a URL adds
@@ -20,12 +20,12 @@ from pathlib import Path
 from agentprose_core.check.http import check_url
 from agentprose_core.check.report import RULES, Problem, Report, Rule
 from agentprose_core.check.rules import (
-    SHARED_CHECKS,
     Read,
     SiteCheck,
     has_discovery_links,
     load_index,
 )
+from agentprose_core.check.shared import SHARED_CHECKS
 from agentprose_core.errors import InputError
 from agentprose_core.model import INDEX_NAME
 from agentprose_core.reading.fetch import MAX_BODY, HttpRequest, HttpResponse, urllib_fetch

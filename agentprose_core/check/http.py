@@ -22,12 +22,12 @@ from urllib.parse import urljoin, urlsplit
 from agentprose_core.check.client import Client
 from agentprose_core.check.report import Report
 from agentprose_core.check.rules import (
-    SHARED_CHECKS,
     Read,
     SiteCheck,
     load_index,
     text_of,
 )
+from agentprose_core.check.shared import SHARED_CHECKS
 from agentprose_core.errors import InputError
 from agentprose_core.model import INDEX_NAME
 from agentprose_core.reading.fetch import Fetch, HttpResponse, urllib_fetch

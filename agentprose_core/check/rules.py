@@ -1,8 +1,9 @@
 """The rules both targets of ``agentprose check`` share: a site folder and a URL.
 
 The checks read the site through a :data:`Reader` (a file system or HTTP), so each rule
-is written once. They run in the order of :data:`SHARED_CHECKS`, after
-:func:`load_index` has read ``agentprose.json``.
+is written once. They run in the order of
+:data:`~agentprose_core.check.shared.SHARED_CHECKS`, after :func:`load_index` has read
+``agentprose.json``; the ``llms.txt`` rules are in :mod:`.llmsrules`.
 
 ``url`` and ``markdown_url`` must be under the site's base URL; ``image``, ``prev`` and
 ``next`` on its origin, as the index writer and the contract ask (an image may live
@@ -15,19 +16,16 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeAlias
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 from agentprose_core.check.roundtrip import roundtrip_findings
 from agentprose_core.check.schema_subset import validate
 from agentprose_core.reading.html import body_top_links, head_links
 from agentprose_core.reading.llmstxt import (
-    language_llms_files,
-    linked_llms_files,
     linked_urls,
-    parse_llms_txt,
 )
 from agentprose_core.reading.text import parse_view
-from agentprose_core.records.scopes import covering_scope, folder_of
+from agentprose_core.records.scopes import covering_scope
 from agentprose_core.render.index import load_schema
 from agentprose_core.urls import is_on_site, page_key, same_origin
 
@@ -35,14 +33,16 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from agentprose_core.check.report import Report
-    from agentprose_core.reading.llmstxt import LlmsFile
     from agentprose_core.reading.text import Finding, View
 
 __all__ = [
-    "SHARED_CHECKS",
     "Read",
     "Reader",
     "SiteCheck",
+    "add_findings",
+    "check_discovery",
+    "check_posts",
+    "check_views",
     "has_discovery_links",
     "load_index",
     "text_of",
@@ -163,7 +163,7 @@ def check_views(check: SiteCheck) -> None:
             continue
         check.served.add(page_key(url))
         view = parse_view(read.text)
-        _add_findings(check, url, view.findings)
+        add_findings(check, url, view.findings)
         _check_directive(check, url, view)
         if view.front:
             _compare(check, url, view, post)
@@ -180,18 +180,23 @@ def _check_directive(check: SiteCheck, url: str, view: View) -> None:
                       f"the site-index line links {link}, not a file at the site's root")
 
 
-def _add_findings(check: SiteCheck, url: str, findings: Iterable[Finding]) -> None:
+def add_findings(check: SiteCheck, url: str, findings: Iterable[Finding]) -> None:
+    """Report each of a parsed file's ``findings`` at ``url``."""
     for rule, line, message in findings:
         check.add(rule, url, message, line)
 
 
 _SAME_AS_INDEX = (
-    ("title", "title"), ("canonical", "url"), ("modified", "modified"),
+    ("title", "title"), ("modified", "modified"),
     ("published", "published"), ("lang", "lang"), ("prev", "prev"), ("next", "next"),
 )
 
 
 def _compare(check: SiteCheck, url: str, view: View, post: dict[str, Any]) -> None:
+    cited = post.get("canonical") or post.get("url")
+    if view.front.get("canonical") != cited:
+        check.add("view-index", url, f"canonical is {view.front.get('canonical')!r}; "
+                                     f"agentprose.json says {cited!r}")
     for front_key, post_key in _SAME_AS_INDEX:
         ours, theirs = view.front.get(front_key), post.get(post_key)
         if ours != theirs:
@@ -208,114 +213,6 @@ def _compare(check: SiteCheck, url: str, view: View, post: dict[str, Any]) -> No
         value = view.front.get(key)
         if isinstance(value, str) and not same_origin(value, check.base):
             check.add("post-off-site", url, f"{key} {value} is not on the site's origin")
-
-
-# -- llms.txt and llms-full.txt -----------------------------------------------------
-
-
-def check_llms(check: SiteCheck) -> None:
-    """``llms.txt``: its form, that it lists every post, and that every link resolves."""
-    read = check.read(check.base + "llms.txt", "file")
-    if read.text is None:
-        check.missing("llms-missing", read, "no llms.txt")
-        return
-    parsed = parse_llms_txt(read.text)
-    _add_findings(check, read.url, parsed.findings)
-    _compare_reference(check, read.url, read.text, parsed)
-    listed = {page_key(link.url) for link in parsed.links}
-    for post in check.posts:
-        view = text_of(post, "markdown_url")
-        if view is not None and page_key(view) not in listed:
-            check.add("llms-coverage", read.url, f"{view} is not listed")
-    links = parsed.links if check.limit is None else parsed.links[: check.limit]
-    if len(links) < len(parsed.links):
-        check.report.notes.append(
-            f"Checked the first {len(links)} of {len(parsed.links)} llms.txt links.")
-    for link in links:
-        _check_link(check, read.url, link.url, link.line)
-    for section in linked_llms_files(parsed.info):
-        _check_section_llms(check, read.url, section)
-    for other in language_llms_files(parsed.info):  # checked where it is, as a site
-        if not same_origin(other, check.base):
-            check.add("llms-section", read.url, f"{other}: another language's llms.txt "
-                                                "must be on the site's origin")
-
-
-def _check_section_llms(check: SiteCheck, root: str, url: str) -> None:
-    """A section's own llms.txt, linked from the root file: on the site, readable by
-    both parsers, listing every post under its folder, each link serving a view."""
-    folder = url[len(check.base):-len("llms.txt")] if is_on_site(url, check.base) else None
-    if folder is None or not folder:
-        check.add("llms-section", root, f"{url} is not a section's llms.txt on the site")
-        return
-    read = check.read(url, "file")
-    if read.text is None:
-        check.missing("llms-section", read, "no llms.txt for the section the root file links")
-        return
-    check.scopes.append(folder)
-    parsed = parse_llms_txt(read.text)
-    for _, line, message in parsed.findings:
-        check.add("llms-section", read.url, message, line)
-    _compare_reference(check, read.url, read.text, parsed)
-    listed = {page_key(link.url) for link in parsed.links}
-    for post in check.posts:
-        page, view = text_of(post, "url"), text_of(post, "markdown_url")
-        if page and view and (folder_of(page, check.base) or "").startswith(folder) \
-                and page_key(view) not in listed:
-            check.add("llms-section", read.url, f"{view} is under {folder} but not listed")
-    for link in parsed.links if check.limit is None else parsed.links[: check.limit]:
-        _check_link(check, read.url, link.url, link.line)
-
-
-def _check_link(check: SiteCheck, llms_url: str, url: str, line: int) -> None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        check.add("llms-link", llms_url, f"{url} is not an absolute URL", line)
-    elif not is_on_site(url, check.base):
-        check.add("llms-link", llms_url, f"{url} is not on the site ({check.base})", line)
-    elif page_key(url) not in check.served:
-        target = check.read(url, "file")
-        if target.text is None and not target.reported:
-            check.add("llms-link", llms_url, f"{url}: {target.reason}", line)
-        elif target.text is not None:
-            check.served.add(page_key(url))
-
-
-def _compare_reference(check: SiteCheck, url: str, text: str, parsed: LlmsFile) -> None:
-    """With ``llms_txt`` installed, its parser must read what ours reads."""
-    try:
-        from llms_txt import parse_llms_file  # type: ignore[import-untyped,unused-ignore]
-    except ImportError:
-        check.report.notes.append(
-            "llms.txt read with agentprose's parser only (pip install llms-txt to compare "
-            "with the reference parser).")
-        return
-    try:
-        theirs = parse_llms_file(text)
-        links = [(str(link["title"]), str(link["url"]), str(link.get("desc") or ""))
-                 for section in theirs.sections.values() for link in section]
-        title, summary = theirs.title, theirs.summary
-    except (AttributeError, KeyError, TypeError) as error:
-        check.add("llms-reference", url, f"the reference parser fails: {error!r}")
-        return
-    ours = [(link.title, link.url, link.description) for link in parsed.links]
-    if (title, summary) != (parsed.title, parsed.summary):
-        check.add("llms-reference", url, f"it reads title {title!r}, summary {summary!r}")
-    if links != ours:
-        check.add("llms-reference", url, "it reads different links than the sections hold")
-
-
-def check_llms_full(check: SiteCheck) -> None:
-    """``llms-full.txt`` exists and introduces every post by its URL."""
-    read = check.read(check.base + "llms-full.txt", "file")
-    if read.text is None:
-        check.missing("llms-full-missing", read, "no llms-full.txt")
-        return
-    words = {word for line in read.text.split("\n") for word in line.split()}
-    for post in check.posts:
-        url = text_of(post, "url")
-        if url is not None and url not in words:
-            check.add("llms-full-post", read.url, f"{url} is not in llms-full.txt")
 
 
 # -- discovery links ----------------------------------------------------------------
@@ -388,12 +285,3 @@ def has_discovery_links(html: str) -> bool:
         or "agentprose-index" in link.rel
         for link in head_links(html)
     )
-
-
-SHARED_CHECKS: tuple[Callable[[SiteCheck], None], ...] = (
-    check_posts,
-    check_views,
-    check_llms,
-    check_llms_full,
-    check_discovery,
-)

@@ -230,6 +230,7 @@ def _post_object(page: PageRecord, *, include_markdown: bool) -> dict[str, objec
     return _present(
         ("url", page.url),
         ("markdown_url", page.markdown_url),
+        ("canonical", page.canonical),
         ("title", page.title),
         ("summary", page.summary),
         ("authors", _texts(page.authors)),
