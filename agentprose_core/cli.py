@@ -88,6 +88,18 @@ def _parser() -> argparse.ArgumentParser:
     mcp.add_argument("--http", metavar="HOST:PORT", type=_host_port,
                      help="serve the streamable HTTP transport there (loopback only) "
                      "instead of standard input and output")
+    versions = commands.add_parser(
+        "versions",
+        help="write the root agent files of a site mike deployed one folder per version",
+        description="After mike deploy: write agentprose.json, llms.txt (with a Versions "
+        "section linking every version's) and llms-full.txt at the root of the deployed "
+        "tree from the default version's, and name in every other version's views the "
+        "same page in the default version (latest). Safe to run after every deploy.",
+    )
+    versions.add_argument("site_root", type=Path,
+                          help="the root of the deployed tree (a checkout of gh-pages)")
+    versions.add_argument("--default", metavar="VERSION",
+                          help="the default version (else the one the root redirects to)")
     config = commands.add_parser(
         "config",
         help="print a ready server configuration (nginx, caddy) for a built site",
@@ -196,6 +208,16 @@ def _mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def _versions(args: argparse.Namespace) -> int:
+    from agentprose_core.build.versions import write_versions
+
+    written = write_versions(args.site_root, default=args.default)
+    print(f"agentprose: {', '.join(written.files)} written at {args.site_root} from version "
+          f"{written.default}; {written.views_dated} views of other versions name their "
+          "page in it")
+    return 0
+
+
 def _llms_scopes(root: Path) -> list[str]:
     """The site-relative folders of a built site that hold an ``llms.txt`` (``""``: the
     root), dot-folders left out."""
@@ -222,7 +244,7 @@ def _config(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"build": _build, "serve": _serve, "check": _check, "mcp": _mcp,
-             "config": _config}
+             "versions": _versions, "config": _config}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,6 +14,7 @@ __all__ = [
     "LANGUAGES_SENTENCE",
     "LLMS_FULL_NAME",
     "LLMS_NAME",
+    "VERSIONS_SECTION",
     "Conversion",
     "Heading",
     "PageRecord",
@@ -24,6 +25,8 @@ __all__ = [
 INDEX_NAME = "agentprose.json"
 LLMS_NAME = "llms.txt"
 LLMS_FULL_NAME = "llms-full.txt"
+VERSIONS_SECTION = "Versions"
+"""The ``llms.txt`` section of a versioned site's root that links every version's."""
 LANGUAGES_SENTENCE = "The site in other languages:"
 """How the paragraph of an ``llms.txt`` that links the other languages' starts."""
 

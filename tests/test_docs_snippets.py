@@ -44,7 +44,8 @@ def _hook_source() -> str:
 
 # Recipes with plugins of the ecosystem matrix (mkdocs-static-i18n) are built by
 # tests/ecosystem/, where they are installed.
-YAML = [s for s in _snippets("yaml", "plugins:") if "- i18n:" not in s[1]]
+YAML = [s for s in _snippets("yaml", "plugins:")
+        if "- i18n:" not in s[1] and "- mike" not in s[1]]
 API = _snippets("python", "from agentprose_core import")
 PYTHON = [s for s in _snippets("python", "") if ("extensions" in s[1] or "agentprose_" in s[1])
           and s not in API]

@@ -81,24 +81,46 @@ def check_site_dir(site_dir: Path, *, base_url: str | None = None) -> Report:
         return report
     check.base = reader.base = base
     check.index_url = base + INDEX_NAME
+    nested = _nested_sites(site_dir)
+    _leave_nested_posts(check, [base + folder for folder, own in nested.items() if own])
     for rule in SHARED_CHECKS:
         rule(check)
-    nested = _nested_sites(site_dir)
     if check.index:  # without the list of posts, every page would look unlisted
-        check_unlisted_pages(check, reader, skip=nested)
-    for folder in nested:  # a language's or a version's own files, checked as a site
-        _merge(report, check_site_dir(site_dir / folder, base_url=base + folder), folder)
+        check_unlisted_pages(check, reader, skip=list(nested))
+    for folder, own in nested.items():  # a language's or a version's, checked as a site
+        if own:  # not an alias (mike's symlink or copy): its own site URL says where
+            _merge(report, check_site_dir(site_dir / folder), folder)
     return report
 
 
-def _nested_sites(site_dir: Path) -> list[str]:
+def _leave_nested_posts(check: SiteCheck, roots: list[str]) -> None:
+    """Leave out of the root's check the posts of its index that belong to a nested site
+    (a versioned tree's root lists its default version's pages): they are checked there,
+    against that site's own files."""
+    posts = check.index.get("posts")
+    if not roots or not isinstance(posts, list):
+        return
+    kept = [post for post in posts if not (isinstance(post, dict) and any(
+        str(post.get("url", "")).startswith(root) for root in roots))]
+    if len(kept) < len(posts):
+        check.index = {**check.index, "posts": kept}
+        check.report.notes.append(f"{len(posts) - len(kept)} posts of {INDEX_NAME} belong to "
+                                  "a version's or a language's own site: checked there.")
+
+
+def _nested_sites(site_dir: Path) -> dict[str, bool]:
     """The folders below ``site_dir`` with an ``agentprose.json`` of their own (each
-    language's or version's root, relative, with a trailing slash), outermost only."""
-    found: list[str] = []
+    language's or version's root, relative, with a trailing slash), outermost only,
+    each True unless it is another's alias (a symlink, or a copy of the same files)."""
+    found: dict[str, bool] = {}
+    seen: set[bytes] = set()
     for index in sorted(site_dir.rglob(INDEX_NAME)):
         folder = index.parent.relative_to(site_dir).as_posix() + "/"
-        if folder != "./" and not any(folder.startswith(outer) for outer in found):
-            found.append(folder)
+        if folder == "./" or any(folder.startswith(outer) for outer in found):
+            continue
+        digest = hashlib.sha256(index.read_bytes()).digest()
+        found[folder] = not index.parent.is_symlink() and digest not in seen
+        seen.add(digest)
     return found
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from agentprose_core.check.rules import SiteCheck, add_findings, text_of
+from agentprose_core.model import VERSIONS_SECTION
 from agentprose_core.reading.llmstxt import (
     language_llms_files,
     linked_llms_files,
@@ -32,17 +33,25 @@ def check_llms(check: SiteCheck) -> None:
     parsed = parse_llms_txt(read.text)
     add_findings(check, read.url, parsed.findings)
     _compare_reference(check, read.url, read.text, parsed)
-    listed = {page_key(link.url) for link in parsed.links}
+    versions = [link for name, links in parsed.sections if name == VERSIONS_SECTION
+                for link in links]
+    pages = [link for link in parsed.links if link not in versions]
+    listed = {page_key(link.url) for link in pages}
     for post in check.posts:
         view = text_of(post, "markdown_url")
         if view is not None and page_key(view) not in listed:
             check.add("llms-coverage", read.url, f"{view} is not listed")
-    links = parsed.links if check.limit is None else parsed.links[: check.limit]
-    if len(links) < len(parsed.links):
+    links = pages if check.limit is None else pages[: check.limit]
+    if len(links) < len(pages):
         check.report.notes.append(
-            f"Checked the first {len(links)} of {len(parsed.links)} llms.txt links.")
+            f"Checked the first {len(links)} of {len(pages)} llms.txt links.")
     for link in links:
         _check_link(check, read.url, link.url, link.line)
+    for link in versions:  # each version's llms.txt, checked where it is, as a site
+        if not (is_on_site(link.url, check.base) and link.url.endswith("/llms.txt")
+                and check.read(link.url, "file").text is not None):
+            check.add("llms-section", read.url, f"{link.url}: a version's llms.txt that "
+                                                "is not a file on the site")
     for section in linked_llms_files(parsed.info):
         _check_section_llms(check, read.url, section)
     for other in language_llms_files(parsed.info):  # checked where it is, as a site

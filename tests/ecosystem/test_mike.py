@@ -17,8 +17,10 @@ import pytest
 import yaml
 
 from agentprose_core.check.checker import check_site_dir
+from agentprose_core.cli import main
 
 from ..outputs import check_site
+from ..sites import snapshot
 from .harness import make_repo
 
 BASE = "https://shore.example/docs/"
@@ -84,3 +86,41 @@ def test_each_version_names_its_own_urls(canonical: str | None, tmp_path: Path) 
             assert post.get(key, BASE + "1.0/").startswith(BASE + "1.0/"), (key, post)
         assert post.get("canonical", BASE + "latest/").startswith(BASE + "latest/")
         assert ("canonical" in post) == (canonical is not None)
+
+
+def test_the_root_of_a_versioned_tree_maps_every_version(tmp_path: Path) -> None:
+    # the recipe of docs/versions-and-translations.md
+    page = Path(__file__).parents[2] / "docs" / "versions-and-translations.md"
+    recipe = next(block for block in re.findall(r"```yaml\n(.*?)```", page.read_text(), re.S)
+                  if "- mike" in block)
+    config = {"site_name": "Shore", "site_url": BASE, **yaml.safe_load(recipe)}
+    root = tmp_path / "site-src"
+    make_repo(root, {**PAGES, "docs/guide/old.md": "# Old\n\nOnly in 1.0.\n",
+                     "mkdocs.yml": yaml.dump(config)}, {})
+    _mike(root, "deploy", "1.0")
+    (root / "docs" / "guide" / "old.md").unlink()
+    _mike(root, "deploy", "2.0", "latest", "--update-aliases")
+    _mike(root, "set-default", "latest")
+    pages = _deployed(root, tmp_path)
+
+    assert main(["versions", str(pages)]) == 0
+    llms = (pages / "llms.txt").read_text(encoding="utf-8")
+    assert f"- [Tide pools]({BASE}2.0/guide/pools.md)" in llms  # the default's map first
+    versions = llms.split("\n## Versions\n", 1)[1]
+    assert f"- [2.0 (latest)]({BASE}2.0/llms.txt): the default version" in versions
+    assert f"- [1.0]({BASE}1.0/llms.txt)" in versions
+    index = json.loads((pages / "agentprose.json").read_text(encoding="utf-8"))
+    assert index["site"]["url"] == BASE
+    assert [post["url"] for post in index["posts"]] == [f"{BASE}2.0/", f"{BASE}2.0/guide/pools/"]
+    assert (pages / "llms-full.txt").read_bytes() == (pages / "2.0" / "llms-full.txt").read_bytes()
+
+    pools = (pages / "1.0" / "guide" / "pools.md").read_text(encoding="utf-8")
+    assert f'version: "1.0"\nlatest: "{BASE}2.0/guide/pools/"\n' in pools
+    assert "latest:" not in (pages / "1.0" / "guide" / "old.md").read_text(encoding="utf-8")
+    assert "latest:" not in (pages / "2.0" / "guide" / "pools.md").read_text(encoding="utf-8")
+
+    report = check_site_dir(pages, base_url=BASE)
+    assert report.ok, report.to_text()
+    before = snapshot(pages)
+    assert main(["versions", str(pages)]) == 0  # again: the same bytes
+    assert snapshot(pages) == before
