@@ -17,8 +17,11 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
+
+import yaml
 
 from agentprose_core.convert.slugs import view_targets
 from agentprose_core.urls import page_key
@@ -28,7 +31,6 @@ from ..sites import commit_all, git, snapshot, write_tree
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from pathlib import Path
 
 FIRST, SECOND = "2024-01-02T03:04:05+00:00", "2025-03-04T05:06:07+00:00"
 COMMIT_TIMES = {"2024-01-02T03:04:05Z", "2025-03-04T05:06:07Z"}
@@ -99,3 +101,13 @@ def same_bytes_again(site: Path, build: callable) -> None:  # type: ignore[valid
     assert sorted(first) == sorted(second)
     differ = [name for name in first if first[name] != second[name]]
     assert not differ, f"different bytes on a second build: {differ}"
+
+
+def docs_recipe(page: str, marker: str) -> dict[str, object]:
+    """The YAML block of ``docs/<page>`` that holds ``marker``, loaded: a recipe the docs
+    show, for a test to build as written."""
+    text = (Path(__file__).parents[2] / "docs" / page).read_text(encoding="utf-8")
+    block = next(found for found in re.findall(r"```yaml\n(.*?)```", text, re.S)
+                 if marker in found)
+    loaded: dict[str, object] = yaml.safe_load(block)
+    return loaded

@@ -21,7 +21,7 @@ from agentprose_core.cli import main
 
 from ..outputs import check_site
 from ..sites import snapshot
-from .harness import make_repo
+from .harness import docs_recipe, make_repo
 
 BASE = "https://shore.example/docs/"
 PAGES = {
@@ -89,11 +89,8 @@ def test_each_version_names_its_own_urls(canonical: str | None, tmp_path: Path) 
 
 
 def test_the_root_of_a_versioned_tree_maps_every_version(tmp_path: Path) -> None:
-    # the recipe of docs/versions-and-translations.md
-    page = Path(__file__).parents[2] / "docs" / "versions-and-translations.md"
-    recipe = next(block for block in re.findall(r"```yaml\n(.*?)```", page.read_text(), re.S)
-                  if "- mike" in block)
-    config = {"site_name": "Shore", "site_url": BASE, **yaml.safe_load(recipe)}
+    config = {"site_name": "Shore", "site_url": BASE,
+              **docs_recipe("versions-and-translations.md", "- mike")}
     root = tmp_path / "site-src"
     make_repo(root, {**PAGES, "docs/guide/old.md": "# Old\n\nOnly in 1.0.\n",
                      "mkdocs.yml": yaml.dump(config)}, {})

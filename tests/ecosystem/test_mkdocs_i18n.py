@@ -6,15 +6,17 @@ in a language is the default language's text, labelled so."""
 from __future__ import annotations
 
 import json
-import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 import yaml
 
 from agentprose_core.check.checker import check_site_dir
 
-from .harness import check_invariants, make_repo, run, same_bytes_again
+from .harness import check_invariants, docs_recipe, make_repo, run, same_bytes_again
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BASE = "https://shore.example/docs/"
 ENGLISH = {
@@ -92,10 +94,8 @@ def test_each_language_gets_its_own_agent_outputs(layout: str, tmp_path: Path) -
 
 
 def test_the_recipe_of_the_docs_builds(tmp_path: Path) -> None:
-    page = Path(__file__).parents[2] / "docs" / "versions-and-translations.md"
-    recipe = next(block for block in re.findall(r"```yaml\n(.*?)```", page.read_text(), re.S)
-                  if "- i18n:" in block)
-    config = {"site_name": "Shore", "site_url": BASE, **yaml.safe_load(recipe)}
+    config = {"site_name": "Shore", "site_url": BASE,
+              **docs_recipe("versions-and-translations.md", "- i18n:")}
     root = tmp_path / "site-src"
     make_repo(root, {**_sources("suffix"), "mkdocs.yml": yaml.dump(config)}, {})
     built = run(["mkdocs", "build", "--strict"], root)
