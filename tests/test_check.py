@@ -65,6 +65,17 @@ def test_built_site_passes(built: Path) -> None:
     assert check_target(str(built)).ok
 
 
+@pytest.mark.parametrize(("target", "broken"), [("about/", False), ("fr/about/", True)])
+def test_a_translation_a_view_names_is_a_page_of_the_site(
+        site: Path, target: str, broken: bool) -> None:
+    # issue 42: a view's translations lead somewhere we wrote
+    _edit(site, "rock-pools.md", lambda text: text.replace(
+        "\nprev: ", f'\ntranslations:\n  - lang: "fr"\n    url: "{BASE}{target}"\nprev: ', 1))
+    report = check_site_dir(site)
+    assert ("view-translation" in report.rules_broken()) == broken, report.to_text()
+    assert report.rules_broken() <= {"view-translation"}, report.to_text()
+
+
 def test_sub_path_site_passes(tmp_path: Path) -> None:
     site = _build(tmp_path / "site", "https://example.org/guides/coast/")
     report = check_site_dir(site)
@@ -123,6 +134,9 @@ SCHEMA_DEFECTS: dict[str, tuple[str, object]] = {
 
 DEFECTS: dict[str, tuple[str, Callable[[Path], None]]] = {
     "view deleted": ("view-missing", lambda s: (s / TIDE).unlink()),
+    "translation to nowhere": ("view-translation", lambda s: _edit(s, "rock-pools.md", (
+        lambda t: t.replace("\nprev: ", f'\ntranslations:\n  - lang: "fr"\n    url: '
+                                        f'"{BASE}fr/rock-pools.html"\nprev: ', 1)))),
     "key order": ("front-matter-order", lambda s: _edit(s, TIDE, _swap_lines(
         'title: "How tide pools survive low tide"',
         'canonical: "https://coast.example/tide-pools/"'))),

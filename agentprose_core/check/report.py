@@ -53,6 +53,7 @@ RULES: dict[str, Rule] = _rules(
     ("view-fence", "error", "every fenced code block of a view is closed"),
     ("view-roundtrip", "warning", "a view renders back to its page's blocks, in order"),
     ("view-directive", "warning", "a view's first line links the site's llms.txt and index"),
+    ("view-translation", "error", "every translation a view names is a page of the site"),
     # llms.txt and llms-full.txt
     ("llms-missing", "error", "llms.txt exists at the site root"),
     ("llms-format", "error", "llms.txt: '# title', '> summary', sections of link lines only"),

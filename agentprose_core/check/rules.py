@@ -167,6 +167,17 @@ def check_views(check: SiteCheck) -> None:
         _check_directive(check, url, view)
         if view.front:
             _compare(check, url, view, post)
+            _check_translations(check, url, view.front.get("translations"))
+
+
+def _check_translations(check: SiteCheck, url: str, translations: object) -> None:
+    """Every translation a view names under this site's URL is a page of the site (one
+    elsewhere, another language's own site, is checked there)."""
+    for item in translations if isinstance(translations, list) else ():
+        page = item.get("url") if isinstance(item, dict) else None
+        if isinstance(page, str) and is_on_site(page, check.base) \
+                and check.read(page, "page").text is None:
+            check.add("view-translation", url, f"the translation {page} is no page of the site")
 
 
 def _check_directive(check: SiteCheck, url: str, view: View) -> None:
