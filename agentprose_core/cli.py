@@ -48,6 +48,9 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--description", help="site description for llms.txt and the index")
     build.add_argument("--source", type=Path, metavar="DOCS_DIR",
                        help="the docs folder the site was built from, for dates from git")
+    build.add_argument("--site-version", metavar="NAME",
+                       help="the version the site is, on a versioned site (mike's folder "
+                            "name, e.g. 2.0): every view names it")
     build.add_argument("--preprocess", metavar="MODULE:FUNCTION",
                        help="a function called with each page's content element first")
     build.add_argument("--quiet", action="store_true", help="print only warnings and errors")
@@ -169,7 +172,8 @@ def _build(args: argparse.Namespace) -> int:
     progress = _Bar() if sys.stderr.isatty() and not args.quiet and len(
         find_pages(args.site_dir, args.exclude)) >= _PROGRESS_FROM else None
     result = build_site(args.site_dir, base_url=args.base_url, settings=settings,
-                        dry_run=args.dry_run, progress=progress, source_dir=args.source)
+                        dry_run=args.dry_run, progress=progress, source_dir=args.source,
+                        version=args.site_version)
     for diagnostic in result.diagnostics:
         if diagnostic.severity == "warning":
             print(f"warning: {diagnostic}", file=sys.stderr)

@@ -159,6 +159,10 @@ CODES: Mapping[str, Code] = _by_name(
     Code("untitled-page", "warning",
          "A page has no title, so it is left out of `agentprose.json` and `llms.txt`. Give "
          "it a heading or a `title` in its metadata."),
+    Code("untranslated", "info",
+         "Pages in a language agentprose has no phrases for carry its few fixed sentences "
+         "(the views' site-index line, the hidden line for agents, the prose of `llms.txt`) "
+         "in English. Give them in that language with the `phrases` option."),
     Code("view-collision", "warning",
          "Two pages would share one agent view URL, so one of them got another. Rename one "
          "of them, or set `view_layout` to `directory` or `index-html` to choose."),

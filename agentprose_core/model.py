@@ -11,7 +11,6 @@ if TYPE_CHECKING:
 __all__ = [
     "ARTICLE_TYPES",
     "INDEX_NAME",
-    "LANGUAGES_SENTENCE",
     "LLMS_FULL_NAME",
     "LLMS_NAME",
     "VERSIONS_SECTION",
@@ -27,8 +26,6 @@ LLMS_NAME = "llms.txt"
 LLMS_FULL_NAME = "llms-full.txt"
 VERSIONS_SECTION = "Versions"
 """The ``llms.txt`` section of a versioned site's root that links every version's."""
-LANGUAGES_SENTENCE = "The site in other languages:"
-"""How the paragraph of an ``llms.txt`` that links the other languages' starts."""
 
 # The schema.org types that make a page an article, for JSON-LD written and read.
 ARTICLE_TYPES = ("TechArticle", "Article", "BlogPosting", "NewsArticle", "ScholarlyArticle")

@@ -14,7 +14,9 @@ from types import NoneType
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from agentprose_core.errors import ConfigError
+from agentprose_core.lang import normalize_lang
 from agentprose_core.model import ARTICLE_TYPES
+from agentprose_core.phrases import PhraseOverrides, phrase_problems
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -160,6 +162,24 @@ class Settings:
         "source paths of its pages (`Guide: [guide/*.md]`); other pages go under Optional.",
         kinds=(dict,),
     )
+    languages: tuple[tuple[str, str], ...] = _opt(
+        (),
+        "On a site built once per language (Sphinx with gettext, Read the Docs "
+        "translations): every language's tag, with the URL its build is served at "
+        "(`{en: 'https://x.org/en/', fr: 'https://x.org/fr/'}`), or as a list of tags when "
+        "the URLs differ only in the language (`[en, fr]`, as on Read the Docs). Each "
+        "page then names its translations, each `llms.txt` links the other languages'.",
+        kinds=(dict, list),
+    )
+    phrases: PhraseOverrides = _opt(
+        (),
+        "The fixed sentences agentprose writes (the views' site-index line, the pages' "
+        "hidden line for agents, the prose of `llms.txt`) for a language, by phrase name: "
+        "`{fi: {site_index: 'Sivuston hakemisto:'}}`. Built in: en, de, es, fr, it, ja, "
+        "ko, nl, pl, pt, ru, tr, uk, zh-Hans, zh-Hant; what is given neither here nor "
+        "there is English.",
+        kinds=(dict,),
+    )
     quiet: tuple[str, ...] = _opt(
         (),
         "Codes of the warnings to keep quiet, as the build shows them in brackets "
@@ -217,10 +237,12 @@ def unknown_option_hint(name: str, *, prefix: str = "", also: Sequence[str] = ()
     return f"the options are: {', '.join(prefix + option for option in sorted(known))}."
 
 
-def _kind_name(kinds: tuple[type, ...]) -> str:
+def _kind_name(name: str, kinds: tuple[type, ...]) -> str:
+    mapping = {"phrases": "a mapping of language tags to phrases",
+               "languages": "a mapping of language tags to URLs"}.get(
+                   name, "a mapping of titles to lists of patterns")
     names = {bool: "true or false", str: "a string", list: "a list of strings",
-             int: "a whole number of bytes",
-             dict: "a mapping of titles to lists of patterns"}
+             int: "a whole number of bytes", dict: mapping}
     return " or ".join(names.get(k, "nothing") for k in kinds if k is not tuple)
 
 
@@ -229,13 +251,17 @@ def _check(name: str, value: Any) -> Any:
     accepted = (*option.kinds, type(option.default))  # and the form Settings keeps
     if not isinstance(value, accepted) or (isinstance(value, bool) and bool not in accepted):
         raise ConfigError(
-            f"agentprose option '{name}' must be {_kind_name(option.kinds)}, not {value!r}."
+            f"agentprose option '{name}' must be {_kind_name(name, option.kinds)}, not {value!r}."
         )
     if option.choices and value not in option.choices:
         allowed = ", ".join(repr(c) for c in option.choices)
         raise ConfigError(f"agentprose option '{name}' must be one of {allowed}, not {value!r}.")
     if name == "sections":
         return _sections(value)
+    if name == "phrases":
+        return _phrases(value)
+    if name == "languages":
+        return _languages(value)
     if isinstance(value, int) and not isinstance(value, bool) and value < 1:
         raise ConfigError(f"agentprose option '{name}' must be at least 1, not {value}.")
     if isinstance(value, (list, tuple)):
@@ -256,6 +282,41 @@ def _sections(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
                 f"patterns, like {{'Guide': ['guide/*.md']}}, not {value!r}."
             )
     return tuple((title, tuple(globs)) for title, globs in pairs)
+
+
+def _languages(value: Any) -> tuple[tuple[str, str], ...]:
+    if isinstance(value, dict):
+        pairs = list(value.items())
+    else:  # tags alone, or (tag, URL) pairs as Settings keeps them
+        pairs = [(item, "") if isinstance(item, str) else item for item in value]
+        if not all(isinstance(pair, tuple) and len(pair) == 2 for pair in pairs):
+            raise ConfigError("agentprose option 'languages' must be a list of language "
+                              f"tags or a mapping of tags to URLs, not {value!r}.")
+    for tag, url in pairs:
+        if not isinstance(tag, str) or normalize_lang(tag) is None:
+            raise ConfigError(f"agentprose option 'languages': {tag!r} is not a language "
+                              "tag (like 'fr' or 'pt-BR').")
+        if url and not (isinstance(url, str) and url.startswith(("https://", "http://"))):
+            raise ConfigError(f"agentprose option 'languages': the URL of '{tag}' must be "
+                              f"an absolute http(s) URL, not {url!r}.")
+    if len({normalize_lang(tag) for tag, _ in pairs}) < len(pairs):
+        raise ConfigError("agentprose option 'languages' names a language twice.")
+    return tuple((tag, url) for tag, url in pairs)
+
+
+def _phrases(value: Any) -> PhraseOverrides:
+    pairs = list(value.items()) if isinstance(value, dict) else list(value)
+    if not all(isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)
+               and isinstance(pair[1], (dict, tuple)) for pair in pairs):
+        raise ConfigError(
+            "agentprose option 'phrases' must map language tags to phrases and their text, "
+            f"like {{'fi': {{'site_index': 'Sivuston hakemisto:'}}}}, not {value!r}."
+        )
+    given = [(tag, dict(texts)) for tag, texts in pairs]
+    problems = phrase_problems(given)
+    if problems:
+        raise ConfigError(f"agentprose option 'phrases': {'; '.join(problems)}.")
+    return tuple((tag, tuple(texts.items())) for tag, texts in given)
 
 
 def settings_from_mapping(values: Mapping[str, Any]) -> Settings:

@@ -27,6 +27,10 @@ def _typed(kind: type, default: Any) -> base.BaseConfigOption[Any]:
 
 def _config_option(option: Option) -> base.BaseConfigOption[Any]:
     """The MkDocs config option that takes what the core option takes."""
+    if option.name == "phrases":  # the one mapping of mappings: tags to phrases and text
+        return c.DictOfItems(c.DictOfItems(c.Type(str)), default={})
+    if option.name == "languages":  # tags with their URLs, or tags alone: the core checks
+        return c.Type((dict, list), default={})
     if option.choices:
         return c.Choice(option.choices, default=option.default)
     if option.default is None:  # unset unless given
@@ -50,3 +54,4 @@ class AgentproseConfig(_CoreOptions):
     """``plugins: - agentprose:`` options: every field of the core ``Settings``."""
 
     enabled = c.Type(bool, default=True)  # typed here for the hooks' first check
+    # The one mapping of mappings: language tags to phrase names and their text.

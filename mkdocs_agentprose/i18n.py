@@ -11,19 +11,40 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mkdocs.exceptions import ConfigurationError
+
+from agentprose_core.errors import AgentproseError
 from agentprose_core.lang import normalize_lang
-from agentprose_core.languages import Language, SiteLanguages
+from agentprose_core.languages import Language, SiteLanguages, languages_from_setting
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.pages import Page
 
+    from agentprose_core.settings import Settings
+
 __all__ = ["page_languages", "site_languages"]
 
 
-def site_languages(config: MkDocsConfig) -> SiteLanguages | None:
-    """The site's languages and the one this build writes, or None without
-    mkdocs-static-i18n (or with one language to build)."""
+def site_languages(config: MkDocsConfig, settings: Settings,
+                   base_url: str) -> SiteLanguages | None:
+    """The site's languages and the one this build writes: mkdocs-static-i18n's, else
+    those of the ``languages`` option (a site built once per language, each with its
+    own ``mkdocs.yml``); None for a site of one language."""
+    return _i18n_languages(config) or _setting_languages(config, settings, base_url)
+
+
+def _setting_languages(config: MkDocsConfig, settings: Settings,
+                       base_url: str) -> SiteLanguages | None:
+    lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
+    try:
+        return languages_from_setting(settings.languages, lang, base_url)
+    except AgentproseError as error:
+        raise ConfigurationError(f"{error} Set the theme's 'language' to this build's.") \
+            from error
+
+
+def _i18n_languages(config: MkDocsConfig) -> SiteLanguages | None:
     plugin: Any = config.plugins.get("i18n")
     current = getattr(plugin, "current_language", None)
     languages = getattr(getattr(plugin, "config", None), "languages", None)
@@ -51,6 +72,8 @@ def page_languages(page: Page, languages: SiteLanguages,
     have it translated, as ``(lang, page URL)`` in the site's language order."""
     locale = getattr(page.file, "locale", None)
     alternates = getattr(page.file, "alternates", None)
+    if locale is None:  # not mkdocs-static-i18n's: one build of several, same pages in each
+        return None, languages.translations_of(base_url + page.url, base_url)
     if not isinstance(locale, str) or not isinstance(alternates, dict):
         return None, ()
     own = normalize_lang(locale) or None

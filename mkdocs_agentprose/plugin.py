@@ -142,7 +142,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
                  for file in files.documentation_pages()}  # "./" -> ""
         self.build.plan([page.file.src_uri for page in nav.pages], pages,
                         docs_dir=Path(config.docs_dir), fallback=_config_dir(config),
-                        languages=site_languages(config))
+                        languages=site_languages(config, self.build.settings,
+                                                 self.build.base_url))
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files

@@ -11,6 +11,8 @@ from sphinx.errors import ConfigError
 from sphinx.util import logging
 
 from agentprose_core.errors import AgentproseError
+from agentprose_core.lang import normalize_lang
+from agentprose_core.languages import languages_from_setting
 from agentprose_core.location import READ_THE_DOCS_URL, SiteLocation, site_location
 from agentprose_core.settings import (
     Settings,
@@ -23,8 +25,11 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
+    from agentprose_core.languages import SiteLanguages
+
 __all__ = [
-    "PREFIX", "add_config_values", "canonical_links_from_the_host", "checked_location",
+    "PREFIX", "add_config_values", "build_lang", "canonical_links_from_the_host",
+    "checked_languages", "checked_location",
     "checked_settings", "location", "misspelled_names", "outputs_left_out_of_sources",
     "settings_of",
 ]
@@ -77,6 +82,23 @@ def checked_settings(app: Sphinx) -> Settings | None:
     config.suppress_warnings = [*config.suppress_warnings,
                                 *(w for w in wanted if w not in config.suppress_warnings)]
     return settings
+
+
+def build_lang(config: Config, where: SiteLocation) -> str | None:
+    """The site's language: conf.py's, else the host's (Read the Docs')."""
+    return normalize_lang(config.language or "") or where.lang
+
+
+def checked_languages(app: Sphinx, settings: Settings,
+                      where: SiteLocation) -> SiteLanguages | None:
+    """The site's languages from ``agentprose_languages``, when it is built once per
+    language; None without (or after an error line that says what to change)."""
+    try:
+        return languages_from_setting(settings.languages, build_lang(app.config, where),
+                                      where.base_url)
+    except AgentproseError as error:
+        _config_error(app, f"{error} (set as {PREFIX}languages in conf.py)")
+        return None
 
 
 def checked_location(app: Sphinx) -> SiteLocation | None:

@@ -46,13 +46,12 @@ from agentprose_core.build.pagewise import (
 from agentprose_core.build.plan import left_out_reason, plan_views
 from agentprose_core.build.sitefiles import ListingPage, SiteJob, finish_site, ours
 from agentprose_core.errors import AgentproseError
-from agentprose_core.lang import normalize_lang
 from agentprose_core.model import SiteRecord
 from agentprose_core.version import __version__
 
 from .blogs import listing_pages, page_metadata
 from .builders import skip_reason
-from .config import checked_location, checked_settings
+from .config import build_lang, checked_languages, checked_location, checked_settings
 from .order import reading_order
 from .plan import Plan, plan_of
 from .refresh import content_files, media_files, outdated_pages, page_modified
@@ -105,6 +104,7 @@ def builder_inited(app: Sphinx) -> None:
         settings=settings, base_url=location.base_url, location=location,
         records=RecordStore(Path(app.doctreedir) / "agentprose"),
         last_changed=LastChanged(Path(app.srcdir), _cache_dir(app) if settings.cache else None),
+        languages=checked_languages(app, settings, location),
     )
 
 
@@ -222,6 +222,8 @@ def _job(app: Sphinx, plan: Plan, docname: str, context: dict[str, Any]) -> Page
         lang=_lang(app, plan),
         in_nav=docname in plan.order.in_toctree, metatags=str(context.get("metatags", "")),
         canonical=plan.location.canonical_of(url), version=plan.location.version,
+        translations=plan.languages.translations_of(url, plan.base_url) if plan.languages
+        else (),
     )
 
 
@@ -295,8 +297,7 @@ def _log_notes(notes: Iterable[Note]) -> None:
 
 
 def _lang(app: Sphinx, plan: Plan) -> str | None:
-    """The site's language: conf.py's, else the host's (Read the Docs')."""
-    return normalize_lang(app.config.language or "") or plan.location.lang
+    return build_lang(app.config, plan.location)
 
 
 def _site(app: Sphinx, plan: Plan) -> SiteRecord:
@@ -304,6 +305,7 @@ def _site(app: Sphinx, plan: Plan) -> SiteRecord:
         name=app.config.project or "Documentation", url=plan.base_url,
         description=plan.settings.site_description,
         lang=_lang(app, plan), scopes=plan.scopes,
+        languages=plan.languages.listed(plan.base_url) if plan.languages else (),
     )
 
 

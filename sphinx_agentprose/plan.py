@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from agentprose_core.build.incremental import LastChanged
     from agentprose_core.build.pagewise import ConversionCache, RecordStore, SitePages
     from agentprose_core.build.sitefiles import ListingPage
+    from agentprose_core.languages import SiteLanguages
     from agentprose_core.location import SiteLocation
     from agentprose_core.settings import Settings
 
@@ -36,6 +37,7 @@ class Plan:
     site_map: dict[str, str] = field(default_factory=dict)  # page key -> view URL
     neighbours: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
     scopes: tuple[tuple[str, str], ...] = ()  # sections with an llms.txt of their own
+    languages: SiteLanguages | None = None  # on a site built once per language
     last_changed: LastChanged | None = None
     cache: ConversionCache | None = None
     pool: WorkerPool | None = None  # the one worker of a serial or incremental build

@@ -21,8 +21,9 @@ from jsonschema import Draft202012Validator
 from llms_txt import parse_llms_file
 from ruamel.yaml import YAML
 
-from agentprose_core.model import LANGUAGES_SENTENCE
+from agentprose_core.phrases import phrases_for
 from agentprose_core.reading.html import body_top_links, head_links
+from agentprose_core.reading.llmstxt import language_llms_files
 from agentprose_core.render.index import load_schema
 
 KEYS = ("title", "canonical", "modified", "published", "author", "lang", "version", "latest",
@@ -58,17 +59,15 @@ def split_view(text: str) -> tuple[dict[str, object], str]:
     assert all(line == line.rstrip() for line in body.split("\n")), "trailing spaces"
     assert "¶" not in body
     body = body.lstrip("\n")
-    if body.startswith(DIRECTIVE):  # the site-index line: the view file's, not the body's
+    label = phrases_for(data.get("lang")).site_index  # in the page's language
+    if body.startswith(f"> {label} "):  # the site-index line: the view file's, not the body's
         line, _, body = body.partition("\n")
         base = str(data["canonical"]).split("/")[0] + "//"
-        assert re.fullmatch(r"> Site index: \[llms\.txt\]\((\S+)/llms\.txt\)"
+        assert re.fullmatch(rf"> {re.escape(label)} \[llms\.txt\]\((\S+)/llms\.txt\)"
                             r"(?: · \[agentprose\.json\]\(\1/agentprose\.json\))?", line), line
         assert line.count(base) >= 1
         assert body == "" or body.startswith("\n"), "a blank line must follow the directive"
     return data, body.lstrip("\n")
-
-
-DIRECTIVE = "> Site index: "
 
 
 def _path_of(url: str, base: str) -> str:
@@ -146,9 +145,8 @@ def _check_section_files(site_dir: Path, base: str, posts: list[dict[str, str]],
                          root: str) -> None:
     """Every section llms.txt is linked from the root file, parses intact, and lists the
     views of every post under its folder."""
-    prose = "\n".join(line for line in root.split("\n## ", 1)[0].splitlines()
-                      if not line.startswith(LANGUAGES_SENTENCE))  # other languages' files
-    linked = set(re.findall(r"\]\((\S+/llms\.txt)\)", prose))
+    prose = root.split("\n## ", 1)[0]
+    linked = set(re.findall(r"\]\((\S+/llms\.txt)\)", prose)) - set(language_llms_files(prose))
     nested = [path.parent for path in site_dir.rglob("agentprose.json") if path.parent != site_dir]
     found = {base + path.relative_to(site_dir).as_posix()
              for path in site_dir.rglob("llms.txt") if path.parent != site_dir

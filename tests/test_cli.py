@@ -234,21 +234,7 @@ def test_caps_on_index_and_llms_full(site: Path, capsys: pytest.CaptureFixture[s
 def test_zensical_site_nav_order_and_dates(tmp_path: Path) -> None:
     """A site Zensical built (it ignores MkDocs plugins): `agentprose build` reads the
     rendered navigation for order and sections, and dates from the sources with --source."""
-    import shutil as _shutil
-
-    zensical = _shutil.which("zensical", path=str(Path(sys.executable).parent))
-    if zensical is None:  # the test extra installs it; only a hand-made venv may lack it
-        if os.environ.get("CI") == "true":
-            pytest.fail("zensical is not installed, but the test extra should install it")
-        pytest.skip("zensical is not installed")
-    from .sites import commit_all
-
-    root = tmp_path / "proj"
-    _shutil.copytree(Path(__file__).parent / "fixtures" / "sources" / "mkdocs", root)
-    commit_all(root, "docs", "2024-05-06T07:08:09+00:00")
-    done = subprocess.run([zensical, "build"], cwd=root, capture_output=True, text=True,
-                          check=False)
-    assert done.returncode == 0, done.stderr
+    root = zensical_site(tmp_path / "proj")
     site = root / "site"
     base = "https://docs.example.org/proj/"
     assert main(["build", str(site), "--base-url", base, "--source", str(root / "docs")]) == 0
@@ -260,6 +246,19 @@ def test_zensical_site_nav_order_and_dates(tmp_path: Path) -> None:
     assert posts[1]["prev"] == base
     assert posts[1]["next"] == base + "admonitions/"
     assert all(p["modified"] == "2024-05-06T07:08:09Z" for p in posts)
+
+
+def zensical_site(root: Path) -> Path:
+    """The fixtures' MkDocs sources in ``root``, committed, built by Zensical into
+    ``root / "site"``."""
+    from .sites import commit_all
+
+    shutil.copytree(Path(__file__).parent / "fixtures" / "sources" / "mkdocs", root)
+    commit_all(root, "docs", "2024-05-06T07:08:09+00:00")
+    done = subprocess.run([_zensical(), "build"], cwd=root, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    return root
 
 
 def _zensical() -> str:

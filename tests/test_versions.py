@@ -104,3 +104,39 @@ def test_latest_takes_its_place_in_the_key_order() -> None:
     assert _with_latest(dated, target="https://x.org/l/") is None  # unchanged
     assert _with_latest(dated, target=None) == view
     assert _with_latest(b"no front matter", target="x") is None
+
+
+def test_zensical_versions_deployed_as_mike_lays_them_out(tmp_path: Path) -> None:
+    """Zensical versions a site with its fork of mike, which runs no plugin of ours:
+    ``agentprose build --site-version`` on each version's folder, then ``agentprose
+    versions`` on the tree, as docs/versions-and-translations.md says."""
+    import shutil
+
+    from .outputs import check_site
+    from .test_cli import zensical_site
+
+    root = zensical_site(tmp_path / "proj")
+    tree = tmp_path / "gh-pages"
+    shutil.copytree(root / "site", tree / "1.0")
+    shutil.copytree(root / "site", tree / "2.0")
+    shutil.rmtree(tree / "2.0/admonitions")  # a page 2.0 dropped
+    write_tree(tree, {"versions.json": json.dumps([
+        {"version": "2.0", "title": "2.0", "aliases": ["latest"]},
+        {"version": "1.0", "title": "1.0", "aliases": []}])})
+    for name in ("1.0", "2.0"):
+        assert main(["build", str(tree / name), "--base-url", f"{BASE}{name}/", "--source",
+                     str(root / "docs"), "--site-version", name, "--quiet"]) == 0
+    assert main(["versions", str(tree)]) == 0
+    old = check_site(tree / "1.0", f"{BASE}1.0/")
+    front, _ = old.views["code.md"]
+    assert (front["version"], front["latest"]) == ("1.0", f"{BASE}2.0/code/")
+    assert "latest" not in old.views["admonitions.md"][0]
+    assert check_site(tree / "2.0", f"{BASE}2.0/").views["code.md"][0]["version"] == "2.0"
+    llms = (tree / "llms.txt").read_text(encoding="utf-8")
+    assert f"- [2.0 (latest)]({BASE}2.0/llms.txt): the default version, listed above" in llms
+    assert f"- [1.0]({BASE}1.0/llms.txt)" in llms
+    from agentprose_core.check.checker import check_site_dir
+
+    report = check_site_dir(tree)
+    assert report.ok, report.to_text()
+    assert not report.problems, report.to_text()

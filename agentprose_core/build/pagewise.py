@@ -96,6 +96,7 @@ class PageJob(WiredTexts):
     metatags: str
     canonical: str | None = None  # when the page is cited by another URL than ``url``
     version: str | None = None
+    translations: tuple[tuple[str, str], ...] = ()  # (lang, page URL) in other languages
 
     wired = ("body", "metatags")  # pickled as str, Sphinx's copies would grow
 
@@ -120,7 +121,7 @@ def write_page(site: SitePages, job: PageJob) -> PageOutputs:
         url=job.url, markdown_url=job.markdown_url, conversion=conversion, facts=job.facts,
         tool_title=job.tool_title, modified=lambda: job.modified or "",
         section=job.section, prev=job.prev, next=job.next, lang=job.lang, in_nav=job.in_nav,
-        canonical=job.canonical, version=job.version,
+        canonical=job.canonical, version=job.version, translations=job.translations,
     )
     try:
         write_view(site.outdir, record, site.base_url, site.settings)

@@ -132,12 +132,15 @@ def build_site(
     dry_run: bool = False,
     source_dir: Path | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    version: str | None = None,
 ) -> BuildResult:
     """Write every agent output for the built site in ``site_dir``.
 
     ``source_dir`` is the docs folder the site was built from (MkDocs layout): pages take
     ``modified`` from the git history of their source file there. ``progress(stage, done,
     total)`` is called as each page is ``"read"`` (and converted), then ``"written"``.
+    ``version``: the site is that version of a versioned site (mike's folder), which
+    every view names.
     """
     base = _check_inputs(site_dir, base_url)
     relatives = find_pages(site_dir, settings.exclude)
@@ -149,7 +152,7 @@ def build_site(
     pool = _pool(len(relatives), settings)
     try:
         return _build(site_dir, relatives, base, settings, result, pool=pool,
-                      dry_run=dry_run, source_dir=source_dir, progress=progress,
+                      dry_run=dry_run, source_dir=source_dir, progress=progress, version=version,
                       left_out={page_key(page_url_for(r, base)): NO_VIEW for r in left_out})
     finally:
         if pool is not None:
@@ -165,7 +168,7 @@ def _pool(pages: int, settings: Settings) -> WorkerPool | None:
 def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settings,
            result: BuildResult, *, pool: WorkerPool | None, dry_run: bool,
            source_dir: Path | None, progress: Callable[[str, int, int], None] | None,
-           left_out: Mapping[str, str]) -> BuildResult:
+           left_out: Mapping[str, str], version: str | None) -> BuildResult:
     # Every page's view URL, as if each had a view: the conversions start with it, and
     # the few that looked up a page found to have none are made again.
     every_view = {**left_out, **site_map((page_url_for(r, base) for r in relatives), base,
@@ -192,6 +195,8 @@ def _build(site_dir: Path, relatives: Sequence[str], base: str, settings: Settin
                        result=result, source_dir=source_dir, nav_sections=nav_sections,
                        facts=facts)
     site = dataclasses.replace(site, scopes=site_scopes(records, base, settings))
+    if version:  # one version of a versioned site: every view says which
+        records = [dataclasses.replace(record, version=version) for record in records]
     generator = f"agentprose {__version__} (cli)"
     if dry_run:
         published = publish(site_dir, site, records, settings=settings, generator=generator,

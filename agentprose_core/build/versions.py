@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from agentprose_core.errors import InputError
 from agentprose_core.files import update_in_place, write_atomic
 from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME, VERSIONS_SECTION
+from agentprose_core.phrases import Phrases, phrases_for
 from agentprose_core.render.jsontext import dumps_indented
 from agentprose_core.render.view import quote
 from agentprose_core.urls import base_url_of, output_path
@@ -105,8 +106,9 @@ def write_versions(root: Path, *, default: str | None = None) -> VersionsWritten
     root_index = {**index, "site": site}
     _emit(root, INDEX_NAME, dumps_indented(root_index) + "\n", written)
     llms = (root / chosen / LLMS_NAME).read_text(encoding="utf-8")
-    _emit(root, LLMS_NAME, llms.rstrip("\n") + "\n" + _versions_section(versions, chosen, base),
-          written)
+    words = phrases_for(site.get("lang") if isinstance(site.get("lang"), str) else None)
+    _emit(root, LLMS_NAME,
+          llms.rstrip("\n") + "\n" + _versions_section(versions, chosen, base, words), written)
     full = root / chosen / LLMS_FULL_NAME
     if full.is_file():
         _emit(root, LLMS_FULL_NAME, full.read_text(encoding="utf-8"), written)
@@ -130,12 +132,13 @@ def _index(folder: Path) -> dict[str, Any]:
     return data
 
 
-def _versions_section(versions: list[Version], default: str, base: str) -> str:
+def _versions_section(versions: list[Version], default: str, base: str,
+                      words: Phrases) -> str:
     lines = ["", f"## {VERSIONS_SECTION}", ""]
     for version in versions:
         named = ", ".join(version.aliases)
         title = version.title + (f" ({named})" if named else "")
-        note = ": the default version, listed above" if version.name == default else ""
+        note = f": {words.versions_default}" if version.name == default else ""
         lines.append(f"- [{title}]({base}{version.name}/{LLMS_NAME}){note}")
     return "\n".join(lines) + "\n"
 

@@ -69,6 +69,10 @@ def check_site_dir(site_dir: Path, *, base_url: str | None = None) -> Report:
         raise InputError(f"No such directory: {site_dir}. Give the folder of the built site.")
     report = Report(target=str(site_dir))
     given = base_url_of(base_url) if base_url is not None else None
+    if given is None and not (site_dir / INDEX_NAME).is_file():
+        below = [folder for folder, own in _nested_sites(site_dir).items() if own]
+        if below:  # a tree of languages or versions built one by one, without a root
+            return _check_each(report, site_dir, below)
     reader = _DirReader(site_dir, given or "", report)
     index_url = (given or "") + INDEX_NAME
     check = SiteCheck(report, given or "", index_url, reader.read, where=reader.where)
@@ -90,6 +94,17 @@ def check_site_dir(site_dir: Path, *, base_url: str | None = None) -> Report:
     for folder, own in nested.items():  # a language's or a version's, checked as a site
         if own:  # not an alias (mike's symlink or copy): its own site URL says where
             _merge(report, check_site_dir(site_dir / folder), folder)
+    return report
+
+
+def _check_each(report: Report, site_dir: Path, folders: list[str]) -> Report:
+    """A tree whose root has no agent outputs: each site in it checked on its own."""
+    report.notes.append(
+        f"No {INDEX_NAME} at the root: the {len(folders)} sites below it (a language's or a "
+        "version's each) are checked one by one. Agents find them from the root's llms.txt: "
+        "see docs/versions-and-translations.md.")
+    for folder in folders:
+        _merge(report, check_site_dir(site_dir / folder), folder)
     return report
 
 

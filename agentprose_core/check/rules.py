@@ -182,7 +182,8 @@ def _check_translations(check: SiteCheck, url: str, translations: object) -> Non
 
 def _check_directive(check: SiteCheck, url: str, view: View) -> None:
     if not view.directive:
-        check.add("view-directive", url, "no '> Site index: …' line after the front matter")
+        check.add("view-directive", url, "no site-index line ('> Site index: …' or its "
+                  "translation) after the front matter")
         return
     for link in linked_urls(view.directive):
         if not is_on_site(link, check.base) or link.rsplit("/", 1)[-1] not in (

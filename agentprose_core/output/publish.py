@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.files import remove_stale_temporaries, safe_target, write_atomic
 from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.phrases import phrases_for, translated
 from agentprose_core.records.links import link_findings
 from agentprose_core.records.scopes import pages_under
 from agentprose_core.render.index import check_pages, iter_index_chunks
@@ -64,7 +65,8 @@ def publish(
     """
     kept, diagnostics = check_pages(site, pages)
     base = base_url_of(site.url)
-    result = Published(pages=kept, diagnostics=[*diagnostics, *link_findings(kept, base)])
+    result = Published(pages=kept, diagnostics=[*diagnostics, *link_findings(kept, base),
+                                                *_untranslated(site, kept, settings)])
 
     def emit(relative: str, data: str | Iterable[str]) -> None:
         target = safe_target(site_dir, relative)
@@ -73,19 +75,20 @@ def publish(
             return
         result.bytes_written += write_atomic(target, data)
 
-    directive = view_directive(base, settings)
     for page in kept if views else ():
+        directive = view_directive(base, settings, page.lang or site.lang)
         emit(output_path(page.markdown_url, base), render_view(page, directive))
     if settings.index:
         emit(INDEX_NAME, _index(site, kept, generator, settings, result.diagnostics))
     if settings.llms_txt:
-        emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections))
+        words = phrases_for(site.lang, settings.phrases)
+        emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections, phrases=words))
         for folder, title in site.scopes:
             under = pages_under(kept, base, folder)
             full = settings.llms_full_txt and \
                 sum(len(page.markdown) for page in under) >= SECTION_FULL_MIN_CHARS
             emit(folder + LLMS_NAME, render_section_llms_txt(site, under, folder, title,
-                                                             full=full))
+                                                             full=full, phrases=words))
             if full:
                 emit(folder + LLMS_FULL_NAME, iter_llms_full_txt(site, under))
     if settings.llms_full_txt:
@@ -110,6 +113,17 @@ def publish(
                     for page in kept}
         remove_stale_temporaries(sorted(folders))
     return result
+
+
+def _untranslated(site: SiteRecord, pages: Sequence[PageRecord],
+                  settings: Settings) -> list[Diagnostic]:
+    """One note per language whose fixed sentences are written in English."""
+    langs = sorted({lang for lang in (site.lang, *(page.lang for page in pages))
+                    if lang and not translated(lang, settings.phrases)})
+    return [Diagnostic("untranslated",
+                       f"agentprose has no phrases in '{lang}': its fixed sentences in the "
+                       f"pages in '{lang}' are in English; give them with the 'phrases' "
+                       "option to translate them.", severity="info") for lang in langs]
 
 
 SECTION_FULL_MIN_CHARS = 50_000
@@ -162,4 +176,4 @@ def write_view(site_dir: Path, page: PageRecord, base_url: str, settings: Settin
     base = base_url_of(base_url)
     relative = output_path(page.markdown_url, base)
     return write_atomic(safe_target(site_dir, relative),
-                        render_view(page, view_directive(base, settings)))
+                        render_view(page, view_directive(base, settings, page.lang)))

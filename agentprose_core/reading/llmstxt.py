@@ -9,8 +9,6 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from agentprose_core.model import LANGUAGES_SENTENCE
-
 if TYPE_CHECKING:
     from agentprose_core.reading.text import Finding
 
@@ -109,14 +107,25 @@ def linked_urls(text: str) -> list[str]:
     return [match["url"] for match in _INLINE_LINK.finditer(text)]
 
 
+# A link to another language's llms.txt: its text ends with the language's tag.
+_LANGUAGE_LINK = re.compile(r"\[[^\]]* \((?P<lang>[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*)\)\]"
+                            r"\((?P<url>[^)\s]+/llms\.txt)\)")
+
+
+def _links_languages(line: str) -> bool:
+    """Whether ``line`` is the sentence that links the other languages: in whatever
+    language it is written, every link in it is ``[Name (tag)](…/llms.txt)``."""
+    return bool(linked_urls(line)) and \
+        len(_LANGUAGE_LINK.findall(line)) == len(linked_urls(line))
+
+
 def linked_llms_files(info: str) -> list[str]:
     """The URLs of the ``llms.txt`` files a root file's prose links (its sections')."""
-    prose = "\n".join(line for line in info.splitlines()
-                       if not line.lstrip().startswith(LANGUAGES_SENTENCE))
+    prose = "\n".join(line for line in info.splitlines() if not _links_languages(line))
     return [url for url in linked_urls(prose) if url.endswith("/llms.txt")]
 
 
 def language_llms_files(info: str) -> list[str]:
     """The URLs of the other languages' ``llms.txt`` that a root file's prose links."""
-    return [url for line in info.splitlines() if line.lstrip().startswith(LANGUAGES_SENTENCE)
-            for url in linked_urls(line) if url.endswith("/llms.txt")]
+    return [url for line in info.splitlines() if _links_languages(line)
+            for url in linked_urls(line)]

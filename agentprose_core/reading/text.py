@@ -13,7 +13,9 @@ from typing import Any
 
 import yaml
 
-__all__ = ["DIRECTIVE_PREFIX", "FRONT_MATTER_KEYS", "Finding", "View", "parse_view"]
+__all__ = [
+    "DIRECTIVE_PREFIX", "FRONT_MATTER_KEYS", "Finding", "View", "is_directive", "parse_view",
+]
 
 FRONT_MATTER_KEYS = (
     "title", "canonical", "modified", "published", "author", "lang", "version", "latest",
@@ -74,6 +76,16 @@ def parse_view(text: str) -> View:
 
 
 DIRECTIVE_PREFIX = "> Site index: "
+"""How the site-index line starts in English."""
+
+# The site-index line by its shape, in any language: a quote whose label (no brackets)
+# is followed by a link to the site's llms.txt or agentprose.json.
+_DIRECTIVE = re.compile(r"> [^\[\]\n]{1,80} \[(?:llms\.txt|agentprose\.json)\]\(\S")
+
+
+def is_directive(line: str) -> bool:
+    """Whether ``line`` is a view's site-index line, in whatever language."""
+    return _DIRECTIVE.match(line) is not None
 
 
 def _directive(body: str) -> tuple[str, str, int]:
@@ -81,7 +93,7 @@ def _directive(body: str) -> tuple[str, str, int]:
     how many lines that removed."""
     stripped = body.lstrip("\n")
     line, newline, rest = stripped.partition("\n")
-    if not line.startswith(DIRECTIVE_PREFIX):
+    if not is_directive(line):
         return "", body, 0
     return line, rest, len(body) - len(stripped) + len(newline)
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from agentprose_core.model import LLMS_NAME
+from agentprose_core.phrases import phrases_for
 from agentprose_core.records.scopes import describedby_url
 from agentprose_core.urls import base_url_of
 
@@ -57,17 +58,25 @@ def body_hint(page: PageRecord, site: SiteRecord, settings: Settings) -> str:
     """The hint's HTML for a page, or ``""`` when the ``body_hint`` setting is off."""
     if not settings.body_hint:
         return ""
-    links = [f'<a href="{_href(page.markdown_url)}" tabindex="-1">this page as Markdown</a>']
+    words = phrases_for(page.lang or site.lang, settings.phrases)
+    view = f'<a href="{_href(page.markdown_url)}" tabindex="-1">{_text(words.page_as_markdown)}'
+    links = [view + "</a>"]
     if settings.llms_txt:
         llms = describedby_url(page.url, base_url_of(site.url), site.scopes)
         links.append(f'<a href="{_href(llms)}" tabindex="-1">{LLMS_NAME}</a>')
-    return f'<div {HINT_MARKER} style="{_STYLE}">For AI agents: {", ".join(links)}</div>'
+    return (f'<div {HINT_MARKER} style="{_STYLE}">{_text(words.for_agents)} '
+            f'{", ".join(links)}</div>')
 
 
+# The hint is ASCII only, so that it is the same bytes in a page of any encoding (MkDocs
+# adds it to text, Sphinx to the encoded file): URLs percent-encoded, words in other
+# scripts as character references.
 def _href(url: str) -> str:
-    # ASCII only, so the hint is the same bytes in a page of any encoding (MkDocs adds
-    # it to text, Sphinx to the encoded file).
     return escape(quote(url, safe=_URL_SAFE))
+
+
+def _text(words: str) -> str:
+    return escape(words).encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 def hint_position(document: str, start: int = 0) -> int | None:

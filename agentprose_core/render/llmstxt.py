@@ -52,7 +52,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agentprose_core.model import LANGUAGES_SENTENCE, LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.model import LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.phrases import Phrases, phrases_for
 from agentprose_core.records.scopes import (
     OPTIONAL_SECTION,
     ROOT_SECTION,
@@ -104,6 +105,7 @@ def render_llms_txt(
     *,
     intro: str | None = None,
     sections: Sequence[tuple[str, Sequence[str]]] = (),
+    phrases: Phrases | None = None,
 ) -> str:
     """``llms.txt`` for pages that went through :func:`~agentprose_core.render.index.check_pages`.
 
@@ -114,58 +116,64 @@ def render_llms_txt(
 
     ``sections`` replaces the nav's grouping: each title with the URLs of its pages, in
     the order given; pages in none of them go under ``## Optional``.
+
+    ``phrases``: the fixed sentences, by default those of the site's language.
     """
     ensure_checked(site, pages)
+    words = phrases or phrases_for(site.lang)
     name = _inline(site.name) or base_url_of(site.url)
-    lines = [f"# {name}", "", f"> {_site_summary(site, pages, name)}", "", _intro(name, intro)]
-    lines[-1] += _scopes_sentence(site) + _languages_sentence(site)
+    lines = [f"# {name}", "", f"> {_site_summary(site, pages, name, words)}", "",
+             _intro(name, intro, words)]
+    lines[-1] += _scopes_sentence(site, words) + _languages_sentence(site, words)
     for section, members in groups(pages, sections):
         lines += ["", f"## {_inline(section)}", ""]
         lines += [_link_line(page) for page in members]
     return "\n".join(lines) + "\n"
 
 
-def _scopes_sentence(site: SiteRecord) -> str:
+def _scopes_sentence(site: SiteRecord, words: Phrases) -> str:
     """The sentence of the root file's paragraph that links the sections' own files."""
     if not site.scopes:
         return ""
     base = base_url_of(site.url)
     links = ", ".join(f"[{_link_text(title)}]({_url(base + folder + LLMS_NAME)})"
                       for folder, title in site.scopes)
-    return f"\n\nSections with an llms.txt of their own: {links}."
+    return f"\n\n{words.llms_sections} {links}."
 
 
-def _languages_sentence(site: SiteRecord) -> str:
+def _languages_sentence(site: SiteRecord, words: Phrases) -> str:
     """The sentence that links the ``llms.txt`` of the site's other languages."""
     others = [(lang, name, root) for lang, name, root in site.languages if lang != site.lang]
     if not others:
         return ""
     links = ", ".join(f"[{_link_text(name)} ({lang})]({_url(base_url_of(root) + LLMS_NAME)})"
                       for lang, name, root in others)
-    return f"\n\n{LANGUAGES_SENTENCE} {links}."
+    return f"\n\n{words.llms_languages} {links}."
 
 
 def render_section_llms_txt(
     site: SiteRecord, pages: Sequence[PageRecord], folder: str, title: str, *,
-    full: bool = False,
+    full: bool = False, phrases: Phrases | None = None,
 ) -> str:
     """The ``llms.txt`` of the section ``title`` in ``folder`` (llms.txt v2 sub-path
     scoping): every page under the folder, the section's own pages grouped by their
     second-level nav section, the others under Optional. ``full``: the section also has
-    an ``llms-full.txt``, which the paragraph links."""
+    an ``llms-full.txt``, which the paragraph links. ``phrases`` as for
+    :func:`render_llms_txt`."""
     ensure_checked(site, pages)
+    words = phrases or phrases_for(site.lang)
     base = base_url_of(site.url)
     name = _inline(site.name) or base
     under = pages_under(pages, base, folder)
     home_key = page_key(base + folder)
     home = next((page for page in under if page_key(page.url) == home_key), None)
     summary = _inline(home.summary or "") if home else ""
-    lines = [f"# {name}: {_inline(title)}", "",
-             f"> {summary or f'The {_inline(title)} pages of {name}, as Markdown.'}", "",
-             f"Each link below leads to a page under {_url(base + folder)} as Markdown. "
-             + (f"All of them in one file: [{LLMS_FULL_NAME}]"
+    summary = summary or words.section_summary.format(section=_inline(title), name=name)
+    lines = [f"# {name}: {_inline(title)}", "", f"> {summary}", "",
+             words.section_intro.format(url=_url(base + folder)) + " "
+             + (f"{words.section_full} [{LLMS_FULL_NAME}]"
                 f"({_url(base + folder + LLMS_FULL_NAME)}). " if full else "")
-             + f"The whole site: [{LLMS_NAME}]({_url(base + LLMS_NAME)})."]
+             + f"{words.section_site} [{LLMS_NAME}]({_url(base + LLMS_NAME)})."]
     for section, members in _section_groups(under, title):
         lines += ["", f"## {_inline(section)}", ""]
         lines += [_link_line(page) for page in members]
@@ -203,7 +211,8 @@ def _url(url: str) -> str:
     return url.strip().translate(_URL_ESCAPES)
 
 
-def _site_summary(site: SiteRecord, pages: Sequence[PageRecord], name: str) -> str:
+def _site_summary(site: SiteRecord, pages: Sequence[PageRecord], name: str,
+                  words: Phrases) -> str:
     """The site description, else the home page's summary, else what the file lists."""
     described = _inline(site.description or "")
     if described:
@@ -214,16 +223,13 @@ def _site_summary(site: SiteRecord, pages: Sequence[PageRecord], name: str) -> s
         summary = _inline(home.summary or "") or _inline(summarize(home.markdown))
         if summary:
             return summary
-    return f"Markdown versions of the pages of {name}."
+    return words.llms_summary.format(name=name)
 
 
-def _intro(name: str, intro: str | None) -> str:
+def _intro(name: str, intro: str | None, words: Phrases) -> str:
     text = (intro or "").strip()
     if not text:
-        return (
-            f"Each link below leads to a page of {name} as Markdown. The pages follow "
-            "the site's reading order, grouped by its sections."
-        )
+        return words.llms_intro.format(name=name)
     return "\n".join(_escape_heading(line) for line in text.splitlines())
 
 

@@ -10,6 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from agentprose_core.model import INDEX_NAME, LLMS_NAME, PageRecord
+from agentprose_core.phrases import phrases_for
 
 if TYPE_CHECKING:
     from agentprose_core.settings import Settings
@@ -87,10 +88,11 @@ def render_front_matter(page: PageRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def view_directive(base_url: str, settings: Settings) -> str:
+def view_directive(base_url: str, settings: Settings, lang: str | None = None) -> str:
     """The line after a view's front matter that points agents at the rest of the site:
     ``> Site index: [llms.txt](…) · [agentprose.json](…)``, naming only the files the
-    build writes; empty when the ``directive`` setting is off or it writes neither.
+    build writes; empty when the ``directive`` setting is off or it writes neither. Its
+    label is in ``lang``, the page's language (:mod:`agentprose_core.phrases`).
 
     ``base_url`` is the site's base URL with its trailing slash. The line belongs to the
     view file only: ``agentprose.json`` and ``llms-full.txt`` carry the bodies without it.
@@ -102,7 +104,8 @@ def view_directive(base_url: str, settings: Settings) -> str:
         links.append(f"[{LLMS_NAME}]({base_url}{LLMS_NAME})")
     if settings.index:
         links.append(f"[{INDEX_NAME}]({base_url}{INDEX_NAME})")
-    return f"> Site index: {' · '.join(links)}" if links else ""
+    label = phrases_for(lang, settings.phrases).site_index
+    return f"> {label} {' · '.join(links)}" if links else ""
 
 
 def render_view(page: PageRecord, directive: str = "") -> str:

@@ -24,6 +24,8 @@ import yaml
 from markdown_it import MarkdownIt
 from markers import HIDDEN, VISIBLE
 
+from agentprose_core.reading.text import is_directive
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
@@ -124,13 +126,13 @@ def split_front_matter(view: str) -> tuple[str | None, str]:
 
 
 def view_body(view: str) -> str:
-    """The view without front matter and without the ``> Site index:`` line."""
+    """The view without front matter and without the site-index line (any language)."""
     _, body = split_front_matter(view)
     lines = body.split("\n")
     start = 0
     while start < len(lines) and not lines[start].strip():
         start += 1
-    if start < len(lines) and lines[start].startswith("> Site index:"):
+    if start < len(lines) and is_directive(lines[start]):
         return "\n".join(lines[start + 1:]).lstrip("\n")
     return body
 

@@ -22,6 +22,8 @@ _EXAMPLES: dict[str, Any] = {
     "json_ld": False, "article_type": "Article", "host": "netlify",
     "site_description": "Guides for the Coast API.", "preprocess": "agent_hooks.py:tidy",
     "sections": {"Guides": ["guide/*.md"]},
+    "languages": {"en": "https://docs.example.com/en/", "fr": "https://docs.example.com/fr/"},
+    "phrases": {"fi": {"site_index": "Sivuston hakemisto:"}},
     "quiet": ["no-git"],
 }
 
@@ -39,6 +41,8 @@ def _yaml(value: Any) -> str:
         return "{" + ", ".join(f"{k}: {_yaml(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
         return "[" + ", ".join(_yaml(v) for v in value) + "]"
+    if isinstance(value, str) and (value.endswith(":") or ": " in value):
+        return "'" + value.replace("'", "''") + "'"  # or YAML reads a mapping
     return str(value)
 
 
