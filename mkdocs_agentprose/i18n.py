@@ -21,24 +21,28 @@ if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.pages import Page
 
+    from agentprose_core.location import SiteLocation
     from agentprose_core.settings import Settings
 
 __all__ = ["page_languages", "site_languages"]
 
 
 def site_languages(config: MkDocsConfig, settings: Settings,
-                   base_url: str) -> SiteLanguages | None:
+                   where: SiteLocation) -> SiteLanguages | None:
     """The site's languages and the one this build writes: mkdocs-static-i18n's, else
     those of the ``languages`` option (a site built once per language, each with its
     own ``mkdocs.yml``); None for a site of one language."""
-    return _i18n_languages(config) or _setting_languages(config, settings, base_url)
+    return _i18n_languages(config) or _setting_languages(config, settings, where)
 
 
 def _setting_languages(config: MkDocsConfig, settings: Settings,
-                       base_url: str) -> SiteLanguages | None:
-    lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
+                       where: SiteLocation) -> SiteLanguages | None:
+    """The ``languages`` option's, for a build in the theme's language (else Read the
+    Docs')."""
+    theme = config.theme.get("language") or config.theme.get("locale") or ""
+    lang = normalize_lang(str(theme)) or where.lang
     try:
-        return languages_from_setting(settings.languages, lang, base_url)
+        return languages_from_setting(settings.languages, lang, where.base_url)
     except AgentproseError as error:
         raise ConfigurationError(f"{error} Set the theme's 'language' to this build's.") \
             from error

@@ -143,7 +143,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
         self.build.plan([page.file.src_uri for page in nav.pages], pages,
                         docs_dir=Path(config.docs_dir), fallback=_config_dir(config),
                         languages=site_languages(config, self.build.settings,
-                                                 self.build.base_url))
+                                                 self.build.location))
 
     def on_page_markdown(
         self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files
