@@ -9,17 +9,22 @@ own pages; each ``llms.txt`` links the others' (see ``docs/formats.md``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from agentprose_core.errors import ConfigError
 from agentprose_core.lang import normalize_lang
+from agentprose_core.urls import base_url_of
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["LANGUAGE_NAMES", "Language", "SiteLanguages", "languages_from_setting"]
+    from agentprose_core.location import SiteLocation
+
+__all__ = [
+    "LANGUAGE_NAMES", "Language", "SiteLanguages", "language_location", "languages_from_setting",
+]
 
 LANGUAGE_NAMES = {
     "en": "English", "de": "Deutsch", "es": "Español", "fr": "Français", "it": "Italiano",
@@ -68,6 +73,20 @@ class SiteLanguages:
         place = url[len(base_url):]
         return tuple((language.lang, _under(base_url, language.root) + place)
                      for language in self.every if language != self.current)
+
+
+def language_location(where: SiteLocation, setting: Sequence[tuple[str, str]],
+                      lang: str | None) -> SiteLocation:
+    """Where a build in ``lang`` is served when the ``languages`` option names its URL:
+    there, whatever the project's own URL (one ``html_baseurl`` for every language, as
+    many ``conf.py`` have), which then stays the base its pages are cited by, as their
+    canonical links say. ``where`` unchanged otherwise."""
+    current = normalize_lang(lang or "")
+    named = [url for tag, url in setting if url and normalize_lang(tag) == current]
+    if not named or base_url_of(named[0]) == where.base_url:
+        return where
+    return replace(where, base_url=base_url_of(named[0]),
+                   canonical_base=where.canonical_base or where.base_url)
 
 
 def _under(base_url: str, root: str) -> str:

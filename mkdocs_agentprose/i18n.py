@@ -15,7 +15,12 @@ from mkdocs.exceptions import ConfigurationError
 
 from agentprose_core.errors import AgentproseError
 from agentprose_core.lang import normalize_lang
-from agentprose_core.languages import Language, SiteLanguages, languages_from_setting
+from agentprose_core.languages import (
+    Language,
+    SiteLanguages,
+    language_location,
+    languages_from_setting,
+)
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -24,7 +29,7 @@ if TYPE_CHECKING:
     from agentprose_core.location import SiteLocation
     from agentprose_core.settings import Settings
 
-__all__ = ["page_languages", "site_languages"]
+__all__ = ["language_served_at", "page_languages", "site_languages"]
 
 
 def site_languages(config: MkDocsConfig, settings: Settings,
@@ -35,14 +40,25 @@ def site_languages(config: MkDocsConfig, settings: Settings,
     return _i18n_languages(config) or _setting_languages(config, settings, where)
 
 
+def language_served_at(config: MkDocsConfig, settings: Settings,
+                       where: SiteLocation) -> SiteLocation:
+    """Where this build is served: the URL the ``languages`` option gives its language,
+    if any, else ``where``."""
+    return language_location(where, settings.languages, _build_lang(config, where))
+
+
+def _build_lang(config: MkDocsConfig, where: SiteLocation) -> str | None:
+    """The theme's language, else Read the Docs'."""
+    theme = config.theme.get("language") or config.theme.get("locale") or ""
+    return normalize_lang(str(theme)) or where.lang
+
+
 def _setting_languages(config: MkDocsConfig, settings: Settings,
                        where: SiteLocation) -> SiteLanguages | None:
-    """The ``languages`` option's, for a build in the theme's language (else Read the
-    Docs')."""
-    theme = config.theme.get("language") or config.theme.get("locale") or ""
-    lang = normalize_lang(str(theme)) or where.lang
+    """The ``languages`` option's, for a build in the theme's language."""
     try:
-        return languages_from_setting(settings.languages, lang, where.base_url)
+        return languages_from_setting(settings.languages, _build_lang(config, where),
+                                      where.base_url)
     except AgentproseError as error:
         raise ConfigurationError(f"{error} Set the theme's 'language' to this build's.") \
             from error

@@ -35,7 +35,7 @@ from agentprose_core.settings import settings_from_mapping
 from agentprose_core.version import __version__
 
 from .config import AgentproseConfig
-from .i18n import page_languages, site_languages
+from .i18n import language_served_at, page_languages, site_languages
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -123,7 +123,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
             settings = settings_from_mapping(dict(self.config))
         except ConfigError as error:
             raise ConfigurationError(str(error)) from error
-        location = _location(config)
+        location = language_served_at(config, settings, _location(config))
         if not config.site_url:  # Read the Docs': the theme's canonical links agree
             config.site_url = location.base_url
         self.titles_shown = config.theme.name == "material"

@@ -46,6 +46,7 @@ from agentprose_core.build.pagewise import (
 from agentprose_core.build.plan import left_out_reason, plan_views
 from agentprose_core.build.sitefiles import ListingPage, SiteJob, finish_site, ours
 from agentprose_core.errors import AgentproseError
+from agentprose_core.languages import language_location
 from agentprose_core.model import SiteRecord
 from agentprose_core.version import __version__
 
@@ -100,6 +101,7 @@ def builder_inited(app: Sphinx) -> None:
     location = checked_location(app)
     if location is None:
         return
+    location = language_location(location, settings.languages, build_lang(app.config, location))
     app.agentprose_plan = Plan(  # type: ignore[attr-defined]
         settings=settings, base_url=location.base_url, location=location,
         records=RecordStore(Path(app.doctreedir) / "agentprose"),

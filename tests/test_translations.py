@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 import yaml
 
 from agentprose_core.check.checker import check_site_dir
@@ -173,3 +174,44 @@ def test_the_docs_name_every_phrase() -> None:
     for name in PHRASE_NAMES:
         assert re.search(rf"^\| `{name}` \|", text, re.MULTILINE), name
     assert 'agentprose_languages = ["en", "fr"]' in text  # the Sphinx test's conf.py
+
+
+@pytest.mark.parametrize("one_baseurl", [False, True])
+def test_sphinx_default_language_at_the_root_and_the_others_below(
+        tmp_path: Path, one_baseurl: bool) -> None:
+    """The layout of a self-hosted site (docs.python.org's, pyOpenSci's): the default
+    language's build at the root, the others' in folders; the root's files are the
+    default language's, and its llms.txt links the others'. Many conf.py give every
+    language one html_baseurl: the views are still the language's, the canonical the
+    pages carry stays theirs."""
+    src = copy_root("basic", tmp_path / "src")
+    conf = (src / "conf.py").read_text(encoding="utf-8")
+    conf = re.sub(r"^(html_baseurl|language) = .*\n", "", conf, flags=re.MULTILINE)
+    urls = {"en": "https://coast.example/", "fr": "https://coast.example/fr/"}
+    (src / "conf.py").write_text(conf + f"agentprose_languages = {urls!r}\n", "utf-8")
+    index = (src / "index.rst").read_text(encoding="utf-8")
+    (src / "index.rst").write_text(index.replace("   secret\n", ""), encoding="utf-8")
+    tree = tmp_path / "public"
+    for lang, out in (("en", tree), ("fr", tree / "fr")):
+        baseurl = urls["en"] if one_baseurl else urls[lang]
+        done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "dirhtml", "-q", "-D",
+                               f"language={lang}", "-D", f"html_baseurl={baseurl}",
+                               str(src), str(out)], capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    root = check_site(tree, urls["en"], expect_pages=5)
+    assert root.views["guide/tide-pools.md"][0]["translations"] == [
+        {"lang": "fr", "url": urls["fr"] + "guide/tide-pools/"}]
+    llms = parse_llms_txt((tree / "llms.txt").read_text(encoding="utf-8"))
+    assert language_llms_files(llms.info) == [urls["fr"] + "llms.txt"]
+    assert all(link.url.startswith(urls["en"]) and not link.url.startswith(urls["fr"])
+               for link in llms.links)
+    french = check_site(tree / "fr", urls["fr"], expect_pages=5,
+                        canonical_base=urls["en"] if one_baseurl else None)
+    page = (tree / "fr/guide/tide-pools/index.html").read_text(encoding="utf-8")
+    assert f'<link rel="canonical" href="{french.views["guide/tide-pools.md"][0]["canonical"]}"' \
+        in page
+    assert french.views["guide/tide-pools.md"][0]["translations"] == [
+        {"lang": "en", "url": urls["en"] + "guide/tide-pools/"}]
+    report = check_site_dir(tree)
+    assert report.ok, report.to_text()
+    assert not report.problems, report.to_text()
