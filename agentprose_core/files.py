@@ -31,7 +31,7 @@ def safe_target(site_dir: Path, relative: str) -> Path:
     come from page URLs, and links the site's owner made inside the site directory
     are theirs to make.
     """
-    root = site_dir.absolute()
+    root = Path(os.path.normpath(site_dir.absolute()))  # "../site-pages/2.0" as well
     target = Path(os.path.normpath(root / relative))
     if target != root and root not in target.parents:
         raise OutputError(f"Refusing to write {relative!r}: it is outside {site_dir}.")

@@ -3,6 +3,7 @@ a Sphinx project, `agentprose build` commands run, and each result passes the ch
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -61,7 +62,19 @@ def test_mkdocs_snippet_builds(tmp_path: Path, snippet: str) -> None:
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=tmp_path,
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    check_site(tmp_path / "site", str(config["site_url"]).rstrip("/") + "/")
+    site_url = str(config["site_url"]).rstrip("/") + "/"
+    served = _language_url(config) or site_url  # the languages option says where
+    check_site(tmp_path / "site", served, canonical_base=site_url if served != site_url else None)
+
+
+def _language_url(config: dict[str, object]) -> str | None:
+    """The URL a recipe's ``languages`` mapping gives the build's language (English)."""
+    for plugin in config.get("plugins", []):  # type: ignore[attr-defined]
+        languages = plugin.get("agentprose", {}).get("languages") \
+            if isinstance(plugin, dict) else None
+        if isinstance(languages, dict):
+            return str(languages["en"])
+    return None
 
 
 @pytest.mark.parametrize("snippet", [b for _, b in PYTHON], ids=[i for i, _ in PYTHON])
@@ -73,21 +86,35 @@ def test_sphinx_snippet_builds(tmp_path: Path, snippet: str) -> None:
         conf += "\nhtml_baseurl = 'https://example.com/docs/'\n"
     write_tree(tmp_path, {"conf.py": conf, "index.rst": "Home\n====\n\n.. toctree::\n\n   guide\n",
                           "guide.rst": "Guide\n=====\n\nSteps.\n"})
+    env, served = dict(os.environ), "https://example.com/docs/"
+    if "on Read the Docs" in snippet:  # a recipe for Read the Docs: built in its environment
+        served = "https://example.readthedocs.io/en/latest/"
+        env.update(READTHEDOCS="True", READTHEDOCS_CANONICAL_URL=served,
+                   READTHEDOCS_LANGUAGE="en", READTHEDOCS_VERSION_NAME="latest")
     done = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", ".", "_build"],
-                          cwd=tmp_path, capture_output=True, text=True, check=False)
+                          cwd=tmp_path, capture_output=True, text=True, check=False, env=env)
     assert done.returncode == 0, done.stderr
-    check_site(tmp_path / "_build", "https://example.com/docs/")
+    canonical = "https://example.com/docs/" if served != "https://example.com/docs/" else None
+    check_site(tmp_path / "_build", served, canonical_base=canonical)
 
 
 @pytest.mark.parametrize("snippet", [b for _, b in SHELL], ids=[i for i, _ in SHELL])
 def test_cli_snippet_runs(tmp_path: Path, snippet: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    shutil.copytree(Path(__file__).parent.parent / "examples" / "plain-site", tmp_path / "site")
-    (tmp_path / "docs").mkdir()
-    monkeypatch.chdir(tmp_path)
-    for line in snippet.splitlines():
+    work = tmp_path / "work"  # a recipe may name a folder beside the project: in tmp_path
+    (work / "docs").mkdir(parents=True)
+    monkeypatch.chdir(work)
+    built = []
+    for line in snippet.replace("\\\n", " ").splitlines():
         if line.startswith("agentprose build"):
-            assert main(shlex.split(line)[1:]) == 0
-    check_site(tmp_path / "site", "https://example.com/docs/")
+            args = shlex.split(line)[1:]
+            site = work / args[1]
+            if not site.exists():  # the site the recipe's build tool made
+                shutil.copytree(Path(__file__).parent.parent / "examples" / "plain-site", site)
+            assert main(args) == 0
+            built.append((site, args[args.index("--base-url") + 1]))
+    assert built
+    for site, base in built:
+        check_site(site, base)
 
 
 @pytest.mark.parametrize("snippet", [b for _, b in API], ids=[i for i, _ in API])

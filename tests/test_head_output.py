@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import pytest
 
 from agentprose_core.errors import OutputError
 from agentprose_core.files import safe_target, update_in_place, write_atomic
 from agentprose_core.render.head import discovery_tags, inject_discovery
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 TAGS = discovery_tags("https://x.org/a.md", "https://x.org/agentprose.json")
 
@@ -117,6 +114,16 @@ def test_safe_target_refuses_escape(tmp_path: Path) -> None:
         with pytest.raises(OutputError):
             safe_target(tmp_path, outside)
     assert safe_target(tmp_path, "a/../b.md") == tmp_path.resolve() / "b.md"
+
+
+def test_safe_target_takes_a_site_folder_named_through_its_parent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `agentprose build ../site-pages/2.0`, as the versions recipe runs it
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    assert safe_target(Path("../site-pages/2.0"), "a.md") == tmp_path / "site-pages/2.0/a.md"
+    with pytest.raises(OutputError):
+        safe_target(Path("../site-pages/2.0"), "../1.0/a.md")
 
 
 def test_write_atomic_gives_the_mode_of_any_new_file(tmp_path: Path) -> None:
