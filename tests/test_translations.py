@@ -194,24 +194,24 @@ def test_sphinx_default_language_at_the_root_and_the_others_below(
     tree = tmp_path / "public"
     for lang, out in (("en", tree), ("fr", tree / "fr")):
         baseurl = urls["en"] if one_baseurl else urls[lang]
-        done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "dirhtml", "-q", "-D",
+        done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", "-D",
                                f"language={lang}", "-D", f"html_baseurl={baseurl}",
                                str(src), str(out)], capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stderr
     root = check_site(tree, urls["en"], expect_pages=5)
     assert root.views["guide/tide-pools.md"][0]["translations"] == [
-        {"lang": "fr", "url": urls["fr"] + "guide/tide-pools/"}]
+        {"lang": "fr", "url": urls["fr"] + "guide/tide-pools.html"}]
     llms = parse_llms_txt((tree / "llms.txt").read_text(encoding="utf-8"))
     assert language_llms_files(llms.info) == [urls["fr"] + "llms.txt"]
     assert all(link.url.startswith(urls["en"]) and not link.url.startswith(urls["fr"])
                for link in llms.links)
     french = check_site(tree / "fr", urls["fr"], expect_pages=5,
                         canonical_base=urls["en"] if one_baseurl else None)
-    page = (tree / "fr/guide/tide-pools/index.html").read_text(encoding="utf-8")
+    page = (tree / "fr/guide/tide-pools.html").read_text(encoding="utf-8")
     assert f'<link rel="canonical" href="{french.views["guide/tide-pools.md"][0]["canonical"]}"' \
         in page
     assert french.views["guide/tide-pools.md"][0]["translations"] == [
-        {"lang": "en", "url": urls["en"] + "guide/tide-pools/"}]
+        {"lang": "en", "url": urls["en"] + "guide/tide-pools.html"}]
     report = check_site_dir(tree)
     assert report.ok, report.to_text()
     assert not report.problems, report.to_text()
