@@ -27,6 +27,7 @@ from agentprose_core.reading.text import parse_view
 from agentprose_core.render.bodyhint import without_hint
 from agentprose_core.render.index import load_schema
 from agentprose_core.settings import Settings
+from agentprose_core.viewsize import view_size
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -71,9 +72,19 @@ def test_a_translation_a_view_names_is_a_page_of_the_site(
     # issue 42: a view's translations lead somewhere we wrote
     _edit(site, "rock-pools.md", lambda text: text.replace(
         "\nprev: ", f'\ntranslations:\n  - lang: "fr"\n    url: "{BASE}{target}"\nprev: ', 1))
+    _edit_index(site, _resize("rock-pools.md", site))  # the index says the view's new size
     report = check_site_dir(site)
     assert ("view-translation" in report.rules_broken()) == broken, report.to_text()
     assert report.rules_broken() <= {"view-translation"}, report.to_text()
+
+
+def _resize(view: str, site: Path) -> Callable[[dict[str, Any]], None]:
+    def resize(index: dict[str, Any]) -> None:
+        size = view_size((site / view).read_text(encoding="utf-8"))
+        for post in index["posts"]:
+            if post["markdown_url"].endswith("/" + view):
+                post["size"] = {"characters": size.characters, "tokens": size.tokens}
+    return resize
 
 
 def test_sub_path_site_passes(tmp_path: Path) -> None:
@@ -153,6 +164,8 @@ DEFECTS: dict[str, tuple[str, Callable[[Path], None]]] = {
     "no front matter": ("front-matter", lambda s: _edit(s, TIDE, lambda t: t[4:])),
     "title differs": ("view-index", lambda s: _edit(s, TIDE, lambda t: t.replace(
         'title: "How tide pools', 'title: "Why tide pools'))),
+    "size differs": ("view-index", lambda s: _edit_index(s, _set_post(
+        1, "size", {"characters": 1, "tokens": 1}))),
     "doubled blank": ("view-whitespace",
                       lambda s: _edit(s, TIDE, lambda t: t.replace("\n\n", "\n\n\n", 3)[:-1])),
     "trailing space": ("view-whitespace",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import http.client
+import json
 import os
 import socket
 import threading
@@ -921,3 +922,19 @@ def test_an_absurd_if_modified_since_is_answered_normally(built: dict[str, Path]
             status, _, body = _request(url, "/llms.txt", headers={"If-Modified-Since": since})
             assert status in (200, 304)
             assert (status == 304 or body.startswith(b"# Coast"))
+
+
+def test_each_view_is_sent_with_the_tokens_its_post_gives(built: dict[str, Path]) -> None:
+    site_dir = built["/"]
+    site = Site(site_dir.resolve())
+    index = json.loads((site_dir / "agentprose.json").read_text(encoding="utf-8"))
+    assert index["posts"]
+    for post in index["posts"]:
+        relative = post["markdown_url"].removeprefix("https://coast.example/")
+        answer = _get(site, "/" + relative)
+        assert answer.status == 200
+        assert answer.header("x-markdown-tokens") == str(post["size"]["tokens"])
+        text = (site_dir / relative).read_text(encoding="utf-8")
+        assert post["size"]["characters"] == len(text)
+    assert _get(site, "/llms.txt").header("x-markdown-tokens") is None
+    assert _get(site, "/", "text/html").header("x-markdown-tokens") is None

@@ -48,7 +48,7 @@ RULES: dict[str, Rule] = _rules(
     ("front-matter-values", "error", "title, canonical, modified are set; nothing written empty"),
     ("front-matter-time", "error", "times are quoted UTC like 2026-03-14T10:30:00Z"),
     ("front-matter-yaml", "error", "every value is a double-quoted string (YAML 1.1 = 1.2)"),
-    ("view-index", "error", "a view says what its post in agentprose.json says"),
+    ("view-index", "error", "a view says what its agentprose.json post says, and is its size"),
     ("view-whitespace", "error", "no doubled blank lines or trailing spaces outside code"),
     ("view-fence", "error", "every fenced code block of a view is closed"),
     ("view-roundtrip", "warning", "a view renders back to its page's blocks, in order"),

@@ -28,6 +28,7 @@ from agentprose_core.reading.text import parse_view
 from agentprose_core.records.scopes import covering_scope
 from agentprose_core.render.index import load_schema
 from agentprose_core.urls import is_on_site, page_key, same_origin
+from agentprose_core.viewsize import view_size
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -167,6 +168,7 @@ def check_views(check: SiteCheck) -> None:
         _check_directive(check, url, view)
         if view.front:
             _compare(check, url, view, post)
+            _compare_size(check, url, read.text, post.get("size"))
             _check_translations(check, url, view.front.get("translations"))
 
 
@@ -225,6 +227,18 @@ def _compare(check: SiteCheck, url: str, view: View, post: dict[str, Any]) -> No
         value = view.front.get(key)
         if isinstance(value, str) and not same_origin(value, check.base):
             check.add("post-off-site", url, f"{key} {value} is not on the site's origin")
+
+
+def _compare_size(check: SiteCheck, url: str, text: str, given: object) -> None:
+    """The size the index gives is the view's: an agent plans its reading by it."""
+    if not isinstance(given, dict):
+        return
+    size = view_size(text)
+    if (given.get("characters"), given.get("tokens")) != (size.characters, size.tokens):
+        check.add("view-index", url,
+                  f"agentprose.json gives a size of {given.get('characters')!r} characters, "
+                  f"{given.get('tokens')!r} tokens; the view has {size.characters} characters, "
+                  f"{size.tokens} tokens by the rule")
 
 
 # -- discovery links ----------------------------------------------------------------

@@ -24,13 +24,15 @@ from agentprose_core.render.llmstxt import (
 )
 from agentprose_core.render.view import render_view, view_directive
 from agentprose_core.urls import base_url_of, output_path
+from agentprose_core.viewsize import view_size
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
     from pathlib import Path
 
     from agentprose_core.model import PageRecord, SiteRecord
     from agentprose_core.settings import Settings
+    from agentprose_core.viewsize import ViewSize
 
 __all__ = ["Published", "publish", "write_view"]
 
@@ -75,11 +77,15 @@ def publish(
             return
         result.bytes_written += write_atomic(target, data)
 
-    for page in kept if views else ():
-        directive = view_directive(base, settings, page.lang or site.lang)
-        emit(output_path(page.markdown_url, base), render_view(page, directive))
+    sizes = {}  # of each view as written: for the index's posts
+    for page in kept:
+        text = render_view(page, view_directive(base, settings, page.lang or site.lang))
+        sizes[page.url] = view_size(text)
+        if views:
+            emit(output_path(page.markdown_url, base), text)
     if settings.index:
-        emit(INDEX_NAME, _index(site, kept, generator, settings, result.diagnostics))
+        emit(INDEX_NAME, _index(site, kept, generator, settings, result.diagnostics,
+                                       sizes=sizes))
     if settings.llms_txt:
         words = phrases_for(site.lang, settings.phrases)
         emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections, phrases=words))
@@ -132,23 +138,26 @@ fetching its pages one by one starts to cost an agent more than one file would."
 
 
 def _index(site: SiteRecord, pages: Sequence[PageRecord], generator: str,
-           settings: Settings, notes: list[Diagnostic]) -> Iterable[str]:
+           settings: Settings, notes: list[Diagnostic], *,
+           sizes: Mapping[str, ViewSize]) -> Iterable[str]:
     """The index, streamed; without bodies when it would pass ``index_max_bytes``."""
     bodies = settings.index_markdown
     if bodies and settings.index_max_bytes:
         # Measured in a first pass and made again to write: never the whole index (every
         # page's Markdown a second time) in memory at once.
         size = sum(len(chunk.encode("utf-8"))
-                   for chunk in iter_index_chunks(site, pages, generator=generator))
+                   for chunk in iter_index_chunks(site, pages, generator=generator, sizes=sizes))
         if size <= settings.index_max_bytes:
-            return iter_index_chunks(site, pages, generator=generator, include_markdown=True)
+            return iter_index_chunks(site, pages, generator=generator, include_markdown=True,
+                                     sizes=sizes)
         notes.append(Diagnostic(
             "index-cut",
             f"agentprose.json would pass index_max_bytes ({settings.index_max_bytes:,}): it "
             "lists every page without its Markdown (each post keeps its markdown_url).",
         ))
         bodies = False
-    return iter_index_chunks(site, pages, generator=generator, include_markdown=bodies)
+    return iter_index_chunks(site, pages, generator=generator, include_markdown=bodies,
+                             sizes=sizes)
 
 
 def _capped_full(site: SiteRecord, pages: Sequence[PageRecord], limit: int | None,

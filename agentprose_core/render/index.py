@@ -29,10 +29,11 @@ from agentprose_core.render.jsontext import dumps_indented
 from agentprose_core.urls import base_url_of, is_on_site, page_key, same_origin
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
     from importlib.abc import Traversable
 
     from agentprose_core.model import Heading, PageRecord, SiteRecord
+    from agentprose_core.viewsize import ViewSize
 
 __all__ = [
     "INDEX_VERSION",
@@ -175,13 +176,16 @@ def render_index(
     *,
     generator: str,
     include_markdown: bool = True,
+    sizes: Mapping[str, ViewSize] | None = None,
 ) -> str:
     """``agentprose.json`` for checked ``pages``, as one string.
 
     ``include_markdown=False`` leaves the bodies out (each post keeps ``markdown_url``),
     for sites whose index would otherwise be too large for the client to fetch.
+    ``sizes``: each view's size by page URL, for the posts' ``size``.
     """
-    chunks = iter_index_chunks(site, pages, generator=generator, include_markdown=include_markdown)
+    chunks = iter_index_chunks(site, pages, generator=generator,
+                               include_markdown=include_markdown, sizes=sizes)
     return "".join(chunks)
 
 
@@ -191,6 +195,7 @@ def iter_index_chunks(
     *,
     generator: str,
     include_markdown: bool = True,
+    sizes: Mapping[str, ViewSize] | None = None,
 ) -> Iterator[str]:
     """``agentprose.json`` in pieces (a head, one piece per post, a tail).
 
@@ -201,18 +206,20 @@ def iter_index_chunks(
     """
     ensure_checked(site, pages)
     head = {"version": INDEX_VERSION, "generator": generator, "site": _site_object(site)}
-    return _chunks(head, pages, include_markdown=include_markdown)
+    return _chunks(head, pages, include_markdown=include_markdown, sizes=sizes or {})
 
 
 def _chunks(
-    head: dict[str, object], pages: Sequence[PageRecord], *, include_markdown: bool
+    head: dict[str, object], pages: Sequence[PageRecord], *, include_markdown: bool,
+    sizes: Mapping[str, ViewSize],
 ) -> Iterator[str]:
     if not pages:
         yield dumps_indented({**head, "posts": []}) + "\n"
         return
     yield dumps_indented(head)[: -len("\n}")] + ',\n  "posts": [\n'
     for number, page in enumerate(pages):
-        post = dumps_indented(_post_object(page, include_markdown=include_markdown), 2)
+        post = dumps_indented(_post_object(page, include_markdown=include_markdown,
+                                           size=sizes.get(page.url)), 2)
         yield (",\n    " if number else "    ") + post
     yield "\n  ]\n}\n"
 
@@ -226,7 +233,8 @@ def _site_object(site: SiteRecord) -> dict[str, object]:
     )
 
 
-def _post_object(page: PageRecord, *, include_markdown: bool) -> dict[str, object]:
+def _post_object(page: PageRecord, *, include_markdown: bool,
+                 size: ViewSize | None) -> dict[str, object]:
     return _present(
         ("url", page.url),
         ("markdown_url", page.markdown_url),
@@ -244,6 +252,7 @@ def _post_object(page: PageRecord, *, include_markdown: bool) -> dict[str, objec
         ("prev", page.prev),
         ("next", page.next),
         ("translations", [{"lang": lang, "url": url} for lang, url in page.translations]),
+        ("size", {"characters": size.characters, "tokens": size.tokens} if size else None),
         ("markdown", page.markdown.strip("\n") if include_markdown else None),
     )
 

@@ -66,6 +66,7 @@ from agentprose_core.sitepaths import (
     view_candidates,
 )
 from agentprose_core.urls import INDEX_NAMES
+from agentprose_core.viewsize import view_size
 
 __all__ = [
     "Request",
@@ -252,8 +253,16 @@ def _file_response(site: Site, relative: str, request: Request,
     except OSError:
         return _not_found(site)
     headers = (("Content-Type", content_type), ("Content-Length", str(len(body))),
-               *validators, *extra)
+               *validators, *_tokens(content_type, body), *extra)
     return Response(HTTPStatus.OK, headers, body)
+
+
+def _tokens(content_type: str, body: bytes) -> tuple[tuple[str, str], ...]:
+    """``x-markdown-tokens`` for Markdown, as Cloudflare and Read the Docs send it: the
+    estimate ``agentprose.json`` gives the view (:mod:`agentprose_core.viewsize`)."""
+    if content_type != _TYPES[".md"]:
+        return ()
+    return (("x-markdown-tokens", str(view_size(body.decode("utf-8", "replace")).tokens)),)
 
 
 def respond(site: Site, request: Request) -> Response:
