@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from mkdocs.exceptions import ConfigurationError, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
+from agentprose_core.audience import hide_agent_only
 from agentprose_core.build.assemble import CollectedPage, SiteSources, site_sources
 from agentprose_core.build.collect import CollectingBuild
 from agentprose_core.build.conflicts import competing_plugins
@@ -157,10 +158,13 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
     def on_page_content(
         self, html: str, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str | None:
-        """Hand the rendered page to the build."""
-        if self.config.enabled:
-            self.build.collect(self._collect(page, self._shown(html, page)))
-        return None
+        """Hand the rendered page to the build; hide its blocks for agents only from
+        people."""
+        if not self.config.enabled:
+            return None
+        self.build.collect(self._collect(page, self._shown(html, page)))
+        hidden = hide_agent_only(html)
+        return hidden if hidden != html else None
 
     # After mkdocs-autorefs (-50) and mkdocstrings' backlinks (-100) finish the pages'
     # HTML in on_env: the views hold the cross-references readers see.

@@ -41,6 +41,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """Register the config values and the event handlers."""
     # Imported here, not with the package: a worker process imports .finish without
     # Sphinx (Sphinx's own import costs 0.1 s there).
+    from .audience import add_audience_directives
     from .config import add_config_values
     from .events import (
         build_finished,
@@ -53,6 +54,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     )
 
     add_config_values(app)
+    add_audience_directives(app)
     app.connect("config-inited", _check_config)
     app.connect("builder-inited", builder_inited)
     app.connect("env-get-outdated", env_get_outdated)

@@ -36,7 +36,8 @@ def _root_entries(env: BuildEnvironment, root: str) -> list[tuple[str, tuple[str
     entries: list[tuple[str, tuple[str, ...]]] = []
     for toctree in doctree.findall(addnodes.toctree):
         caption = str(toctree.get("caption") or "").strip()
-        for _, ref in toctree.get("entries", []):
+        listed: list[tuple[str | None, str]] = toctree.get("entries", [])
+        for _, ref in listed:
             if ref in env.found_docs:
                 entries.append((ref, (caption,) if caption else ()))
     return entries

@@ -238,7 +238,7 @@ def test_rules_are_data() -> None:
         if rule.keep:
             check_selector(rule.keep)
     hidden = {rule.selector: rule.keep for rule in CHROME_RULES}["[hidden]"]
-    assert hidden == "[role=tabpanel]"
+    assert hidden == "[role=tabpanel], [data-agent-only], .agent-only"
 
 
 # --- metadata ---------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from agentprose_core.convert.rules.constructs import rewrite_media, unknown_cons
 from agentprose_core.convert.rules.depth import MAX_DEPTH, flatten_deep
 from agentprose_core.convert.rules.escape import escape_text
 from agentprose_core.convert.rules.footnotes import rewrite_footnotes
-from agentprose_core.convert.rules.hidden import hidden_element
+from agentprose_core.convert.rules.hidden import HUMAN_ONLY, hidden_element
 from agentprose_core.convert.rules.links import rewrite_images, rewrite_links
 from agentprose_core.convert.rules.tables import rewrite_tables
 from agentprose_core.convert.rules.widgets import (
@@ -73,8 +73,10 @@ DROP_LINK_CLASSES = frozenset({"headerlink", "anchor", "hash-link"})
 
 def _chrome(index: ElementIndex) -> list[Element]:
     inputs = [el for el in index.tags("input") if el.get("type") != "checkbox"]
-    marked = sorted({el for name in ("hidden", "data-ignore", "aria-hidden", "style")
-                     for el in index.attributes(name)}, key=index.position)
+    marked = sorted({el for name in ("hidden", "data-ignore", "aria-hidden", "style",
+                                     f"data-{HUMAN_ONLY}")
+                     for el in index.attributes(name)} | set(index.classes(HUMAN_ONLY)),
+                    key=index.position)
     return [
         *index.tags(*DROP_TAGS),
         *inputs,

@@ -268,7 +268,8 @@ INDEXED_TAGS = frozenset({
     "input", "script", "style", "noscript", "template", "link", "meta", "button", "svg",
     "form", "nav", "select", "textarea", "map",
 })
-INDEXED_ATTRIBUTES = ("hidden", "data-ignore", "aria-hidden", "role", "style")
+INDEXED_ATTRIBUTES = ("hidden", "data-ignore", "aria-hidden", "role", "style",
+                      "data-human-only")
 # The classes the normalize passes ask about: chrome (normalize), math (codeblocks),
 # admonitions, tabs, footnotes, citations, task lists (widgets).
 INDEXED_CLASSES = frozenset({
@@ -279,6 +280,7 @@ INDEXED_CLASSES = frozenset({
     "math-display", "admonition", "topic", "tabbed-set", "sd-tab-set", "sphinx-tabs",
     "footnote-ref", "footnote-reference", "footnote", "footnote-list", "citation",
     "citation-list", "classifier", "task-list-control", "task-list-indicator", "prompt",
+    "human-only",
 })
 # Inside a code block: line numbers (Pygments, pymdownx), copy buttons, annotation marks,
 # recognized by these substrings of the class attribute (or the whole attribute "ln").

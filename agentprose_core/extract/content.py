@@ -105,9 +105,10 @@ CHROME_RULES: tuple[ChromeRule, ...] = (
     ChromeRule("form"),
     # Inactive panels of content tabs are content (see hidden.py; normalize drops the
     # rest of what is hidden, in the same way for every front-end).
-    ChromeRule("[hidden]", keep="[role=tabpanel]"),
-    ChromeRule("[aria-hidden=true]", keep="[role=tabpanel]"),
-    ChromeRule("[data-ignore]"),
+    # A block for agents only is content however it is hidden; one for people only never.
+    ChromeRule("[hidden]", keep="[role=tabpanel], [data-agent-only], .agent-only"),
+    ChromeRule("[aria-hidden=true]", keep="[role=tabpanel], [data-agent-only], .agent-only"),
+    ChromeRule("[data-ignore], [data-human-only], .human-only"),
     ChromeRule("[data-pagefind-meta], [data-pagefind-ignore]"),  # for the search index
     ChromeRule(".agentprose-ignore"),
     ChromeRule(  # permalinks

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from agentprose_core.audience import hide_agent_only_bytes
 from agentprose_core.records.scopes import describedby_url
 from agentprose_core.render.bodyhint import (
     body_hint,
@@ -90,6 +91,7 @@ def redecorate_page(
     if tags:
         plain = add_to_head(plain, _marked(tags))
     plain = insert_hint_bytes(plain, body_hint(page, site, settings)) or plain
+    plain = hide_agent_only_bytes(plain)  # the site's blocks for agents only
     return None if plain == document else plain
 
 

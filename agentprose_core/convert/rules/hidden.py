@@ -9,6 +9,11 @@ panel of the tab widgets we know) hidden by ``hidden`` inside a tab widget (a
 so, yet a click shows them. A panel hidden otherwise, or with no tabs to click, is
 hidden. A collapsed ``<details>`` hides its content without any of these marks, so its
 content stays; what is explicitly hidden inside it goes.
+
+An author's block for agents only (``data-agent-only``, or the class ``agent-only``) is
+hidden from people on purpose: to us it is content, however it is hidden (what is
+hidden inside it is not). A block for people only (``data-human-only``, the class
+``human-only``) is shown to people and never content to us.
 """
 
 from __future__ import annotations
@@ -16,13 +21,18 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Protocol
 
+from agentprose_core.audience import AGENT_ONLY, HUMAN_ONLY
+
 if TYPE_CHECKING:  # lxml's, not the tree module's alias: tree reads markup with this rule
     from lxml.etree import _Element as Element
 
 __all__ = [
-    "INVISIBLE_TAGS", "TAB_PANEL_CLASSES", "Attributes", "hidden_by_attributes",
-    "hidden_element", "is_tab_panel",
+    "AGENT_ONLY", "HUMAN_ONLY", "INVISIBLE_TAGS", "TAB_PANEL_CLASSES", "Attributes",
+    "for_agents_only", "for_people_only", "hidden_by_attributes", "hidden_element",
+    "is_tab_panel",
 ]
+
+
 
 INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "textarea", "title"})
 """Elements whose text is never shown as text."""
@@ -53,11 +63,26 @@ def is_tab_panel(attributes: Attributes) -> bool:
     return not TAB_PANEL_CLASSES.isdisjoint((attributes.get("class") or "").split())
 
 
+def for_agents_only(attributes: Attributes) -> bool:
+    """True for a block its author wrote for agents only."""
+    return f"data-{AGENT_ONLY}" in attributes or \
+        AGENT_ONLY in (attributes.get("class") or "").split()
+
+
+def for_people_only(attributes: Attributes) -> bool:
+    """True for a block its author wrote for people only."""
+    return f"data-{HUMAN_ONLY}" in attributes or \
+        HUMAN_ONLY in (attributes.get("class") or "").split()
+
+
 def hidden_by_attributes(attributes: Attributes, *, tab_widget: bool = False) -> bool:
     """True when an element's attributes hide it from readers, or mark it
-    ``data-ignore``; a tab panel hidden by ``hidden`` is not, in a ``tab_widget``."""
-    if "data-ignore" in attributes:  # the author's own word: never content
+    ``data-ignore`` or for people only; a tab panel hidden by ``hidden`` is not, in a
+    ``tab_widget``, nor a block for agents only, however hidden."""
+    if "data-ignore" in attributes or for_people_only(attributes):  # the author's word
         return True
+    if for_agents_only(attributes):
+        return False
     if (attributes.get("aria-hidden") or "").strip().lower() == "true" or bool(
             _HIDING_STYLE.search(attributes.get("style") or "")):
         return True
