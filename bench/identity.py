@@ -13,11 +13,15 @@ and ``agentprose2``: the site itself is not deterministic, a timestamp in its HT
 are counted apart, not as differences (so are files only in the baseline in a folder
 where they differ: names a site makes anew at each build). Prints one Markdown table;
 exit 1 when any file differs. Never run by the tests.
+
+``--new-post-key size`` (repeatable) compares each ``agentprose.json`` without that key
+in its posts: for a change that adds a key to the index and must change nothing else.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -27,9 +31,23 @@ def _files(root: Path) -> dict[str, Path]:
             if path.is_file()}
 
 
+_NEW_KEYS: tuple[str, ...] = ()  # keys a change adds to the index's posts
+
+
+def _content(path: Path) -> bytes:
+    data = path.read_bytes()
+    if not _NEW_KEYS or path.name != "agentprose.json":
+        return data
+    index = json.loads(data)
+    for post in index.get("posts", []):
+        for key in _NEW_KEYS:
+            post.pop(key, None)
+    return json.dumps(index, sort_keys=True).encode()
+
+
 def _differing(a: dict[str, Path], b: dict[str, Path]) -> set[str]:
     both = a.keys() & b.keys()
-    return {name for name in both if a[name].read_bytes() != b[name].read_bytes()} \
+    return {name for name in both if _content(a[name]) != _content(b[name])} \
         | (a.keys() ^ b.keys())
 
 
@@ -59,7 +77,12 @@ def main() -> int:
     parser.add_argument("--baseline", type=Path, default=None,
                         help="folder of the builds before (default <checkouts>/.baseline)")
     parser.add_argument("--sites", default="", help="comma-separated site names (default all)")
+    parser.add_argument("--new-post-key", action="append", default=[], metavar="KEY",
+                        help="a key the change adds to agentprose.json's posts: compared "
+                             "without it")
     arguments = parser.parse_args()
+    global _NEW_KEYS  # noqa: PLW0603 (one run, one setting)
+    _NEW_KEYS = tuple(arguments.new_post_key)
     baseline = arguments.baseline or arguments.checkouts / ".baseline"
     names = [name for name in arguments.sites.split(",") if name] or \
         sorted(path.name for path in baseline.iterdir() if path.is_dir())
