@@ -429,6 +429,8 @@ def test_each_host_gets_its_own_configuration_files() -> None:
     assert set(hosting.host_files("netlify", views=("a.md",))) == {"_headers"}
     assert "/a.md\n  Content-Type: text/markdown; charset=utf-8" in \
         hosting.host_files("netlify", views=("a.md",))["_headers"]
+    assert "/a.md\n  Content-Type: text/markdown; charset=utf-8\n  x-markdown-tokens: 12\n" in \
+        hosting.host_files("netlify", views=("a.md", "b.md"), tokens={"a.md": 12})["_headers"]
     assert hosting.host_files("cloudflare", base_path="/docs/")["_headers"].splitlines()[1:3] \
         == ["/docs/*.md", "  Content-Type: text/markdown; charset=utf-8"]
     htaccess = hosting.host_files("apache", base_path="docs")[".htaccess"]
@@ -550,7 +552,8 @@ SNIPPETS: dict[str, Callable[[], str]] = {
     "apache-config": lambda: hosting.apache_config(EXAMPLE_ROOT),
     "apache-htaccess": hosting.apache_htaccess,
     "caddy": lambda: hosting.caddy_config(EXAMPLE_ROOT, address="coast.example"),
-    "netlify-headers": lambda: hosting_edge.netlify_headers(("index.md", "tide-pools.md")),
+    "netlify-headers": lambda: hosting_edge.netlify_headers(
+        ("index.md", "tide-pools.md"), tokens={"index.md": 412, "tide-pools.md": 1730}),
     "netlify-function": hosting_edge.netlify_edge_function,
     "cloudflare-headers": hosting_edge.cloudflare_headers,
     "cloudflare-function": hosting_edge.cloudflare_function,

@@ -45,7 +45,7 @@ from agentprose_core.hosting.nginx import nginx_config
 from agentprose_core.settings import HOSTS as SETTINGS_HOSTS
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
 __all__ = [
     "HOSTS",
@@ -62,19 +62,21 @@ HOSTS = SETTINGS_HOSTS  # declared with the settings; repeated here for readers
 
 def host_files(host: str, *, base_path: str = "/", view_layout: str = "sibling",
                views: Iterable[str] = (), llms_scopes: Iterable[str] = ("",),
-               index: bool = True, detect_agents: bool = False) -> dict[str, str]:
+               index: bool = True, detect_agents: bool = False,
+               tokens: Mapping[str, int] | None = None) -> dict[str, str]:
     """The files the ``host`` setting writes into the built site: path -> content.
 
     ``views`` are the site-relative paths of the agent views the build wrote
     (``tide-pools.md``); Netlify needs them listed (its ``_headers`` has no ``*.md``).
     ``llms_scopes`` are the folders it wrote an ``llms.txt`` into (``""``: the root),
-    ``index`` whether it wrote ``agentprose.json``; ``detect_agents`` is the setting.
+    ``index`` whether it wrote ``agentprose.json``; ``detect_agents`` is the setting;
+    ``tokens`` the views' estimated tokens, which Netlify's per-view rules send.
     The ``_headers`` files cannot tell agents apart: detection needs the edge functions.
     """
     scopes = tuple(llms_scopes)
     if host == "netlify":
         return {"_headers": netlify_headers(views, base_path=base_path, llms_scopes=scopes,
-                                            index=index)}
+                                            index=index, tokens=tokens)}
     if host == "cloudflare":
         return {"_headers": cloudflare_headers(base_path=base_path, llms_scopes=scopes,
                                                index=index)}

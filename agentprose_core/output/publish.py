@@ -105,12 +105,13 @@ def publish(
             host_files,  # imported only for a build that asks for it
         )
 
-        views_written = [output_path(page.markdown_url, base) for page in kept]
+        views_written = {output_path(page.markdown_url, base): sizes[page.url].tokens
+                         for page in kept}
         scopes = ("", *(folder for folder, _ in site.scopes)) if settings.llms_txt else ()
         for name, text in host_files(settings.host, base_path=urlsplit(base).path,
                                      view_layout=settings.view_layout,
                                      views=views_written, llms_scopes=scopes,
-                                     index=settings.index,
+                                     index=settings.index, tokens=views_written,
                                      detect_agents=settings.detect_agents).items():
             emit(name, text)
     if not dry_run:  # where a killed build may have left some: beside what we write
