@@ -24,6 +24,7 @@ from agentprose_core.phrases import Phrases, phrases_for
 from agentprose_core.render.jsontext import dumps_indented
 from agentprose_core.render.view import quote
 from agentprose_core.urls import base_url_of, output_path
+from agentprose_core.viewsize import view_size
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -159,8 +160,9 @@ def _views(folder: Path, base: str) -> dict[str, str]:
 def _date_views(folder: Path, base: str, latest: dict[str, str]) -> int:
     """Name, in each view of the version in ``folder``, the same page in the default
     version (``latest:``) where it has one; the number of views it names one in."""
-    dated = 0
-    for post in _index(folder)["posts"]:
+    dated, index = 0, _index(folder)
+    resized = False
+    for post in index["posts"]:
         url, view = post.get("url"), post.get("markdown_url")
         if not (isinstance(url, str) and isinstance(view, str) and url.startswith(base)):
             continue
@@ -169,7 +171,21 @@ def _date_views(folder: Path, base: str, latest: dict[str, str]) -> int:
         if path.is_file():
             update_in_place(path, partial(_with_latest, target=target))
             dated += target is not None
+            resized |= _resize(post, path)
+    if resized:  # the index gives each view's size: the view's, with its latest: line
+        write_atomic(folder / INDEX_NAME, dumps_indented(index) + "\n")
     return dated
+
+
+def _resize(post: dict[str, Any], view: Path) -> bool:
+    """Set the post's ``size`` to its view's (if it gives one); True when it changed."""
+    if not isinstance(post.get("size"), dict):
+        return False
+    size = view_size(view.read_text(encoding="utf-8"))
+    given = {"characters": size.characters, "tokens": size.tokens}
+    changed: bool = post["size"] != given
+    post["size"] = given
+    return changed
 
 
 _BEFORE_LATEST = ("title:", "canonical:", "modified:", "published:", "author:", "  - \"",
