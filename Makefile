@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: afdocs demo test lint typecheck unit test-matrix test-py313 test-lowest test-ecosystem golden bench bench-quick bench-convert fidelity fuzz realworld realworld-timing realworld-instructions clean
+.PHONY: afdocs demo screenshots test lint typecheck unit test-matrix test-py313 test-lowest test-ecosystem golden bench bench-quick bench-convert fidelity fuzz realworld realworld-timing realworld-instructions clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,12 @@ unit: $(STAMP)
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory afdocs; \
 	else echo "unit: no npm here, the afdocs tests will be skipped (CI installs it)"; fi
 	$(BIN)/pytest
+
+# The page menu on every theme the tests build, photographed open at a desktop and a
+# phone size into screenshots/ (Chromium and Playwright, as tests/test_page_menu.py).
+screenshots: $(STAMP)
+	AGENTPROSE_SCREENSHOTS=$(CURDIR)/screenshots $(BIN)/pytest tests/test_page_menu.py -k browser -q
+	@echo "screenshots: $(CURDIR)/screenshots"
 
 # afdocs (the Agent-Friendly Documentation Spec's checker), pinned with its lock file in
 # .ci/afdocs/; tests/test_afdocs.py runs it against the demo sites.

@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--site-version", metavar="NAME",
                        help="the version the site is, on a versioned site (mike's folder "
                             "name, e.g. 2.0): every view names it")
+    build.add_argument("--page-actions", action="store_true",
+                       help="show each page's menu: copy or view it as Markdown, open it "
+                            "in ChatGPT or Claude")
     build.add_argument("--preprocess", metavar="MODULE:FUNCTION",
                        help="a function called with each page's content element first")
     build.add_argument("--quiet", action="store_true", help="print only warnings and errors")
@@ -164,6 +167,7 @@ def _build(args: argparse.Namespace) -> int:
         "view_layout": args.view_layout,
         "site_description": args.description,
         "preprocess": args.preprocess,
+        "page_actions": args.page_actions,
     })
     # Each command imports what it runs.
     from agentprose_core.build.postbuild import build_site

@@ -180,6 +180,22 @@ class Settings:
         "there is English.",
         kinds=(dict,),
     )
+    page_actions: bool = _opt(
+        False,
+        "Show a small menu under each page's title that hands its agent view to a "
+        "person's assistant: Copy as Markdown, View as Markdown, Open in ChatGPT or "
+        "Claude (`page_action_links`). Its script and style are written once, under "
+        "`_agentprose/`; the agent outputs stay the same bytes.",
+        kinds=(bool,),
+    )
+    page_action_links: tuple[tuple[str, str], ...] = _opt(
+        (("ChatGPT", "https://chatgpt.com/?q={prompt}"),
+         ("Claude", "https://claude.ai/new?q={prompt}")),
+        "The menu's *Open in* entries: each name with its URL, where `{prompt}` is the "
+        "request to read the page's view (URL-encoded) and `{url}` the view's URL. `{}` "
+        "for none.",
+        kinds=(dict,),
+    )
     quiet: tuple[str, ...] = _opt(
         (),
         "Codes of the warnings to keep quiet, as the build shows them in brackets "
@@ -239,7 +255,8 @@ def unknown_option_hint(name: str, *, prefix: str = "", also: Sequence[str] = ()
 
 def _kind_name(name: str, kinds: tuple[type, ...]) -> str:
     mapping = {"phrases": "a mapping of language tags to phrases",
-               "languages": "a mapping of language tags to URLs"}.get(
+               "languages": "a mapping of language tags to URLs",
+               "page_action_links": "a mapping of names to URLs"}.get(
                    name, "a mapping of titles to lists of patterns")
     names = {bool: "true or false", str: "a string", list: "a list of strings",
              int: "a whole number of bytes", dict: mapping}
@@ -262,6 +279,8 @@ def _check(name: str, value: Any) -> Any:
         return _phrases(value)
     if name == "languages":
         return _languages(value)
+    if name == "page_action_links":
+        return _action_links(value)
     if isinstance(value, int) and not isinstance(value, bool) and value < 1:
         raise ConfigError(f"agentprose option '{name}' must be at least 1, not {value}.")
     if isinstance(value, (list, tuple)):
@@ -302,6 +321,18 @@ def _languages(value: Any) -> tuple[tuple[str, str], ...]:
     if len({normalize_lang(tag) for tag, _ in pairs}) < len(pairs):
         raise ConfigError("agentprose option 'languages' names a language twice.")
     return tuple((tag, url) for tag, url in pairs)
+
+
+def _action_links(value: Any) -> tuple[tuple[str, str], ...]:
+    pairs = list(value.items()) if isinstance(value, dict) else list(value)
+    for name, url in pairs:
+        if not (isinstance(name, str) and name.strip() and isinstance(url, str)
+                and url.startswith("https://") and ("{prompt}" in url or "{url}" in url)):
+            raise ConfigError(
+                "agentprose option 'page_action_links' maps names to https URLs that hold "
+                "{prompt} or {url}, like {'Perplexity': 'https://www.perplexity.ai/search?"
+                f"q={{prompt}}'}}, not {name!r}: {url!r}.")
+    return tuple((name, url) for name, url in pairs)
 
 
 def _phrases(value: Any) -> PhraseOverrides:

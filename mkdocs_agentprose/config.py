@@ -31,6 +31,8 @@ def _config_option(option: Option) -> base.BaseConfigOption[Any]:
         return c.DictOfItems(c.DictOfItems(c.Type(str)), default={})
     if option.name == "languages":  # tags with their URLs, or tags alone: the core checks
         return c.Type((dict, list), default={})
+    if option.name == "page_action_links":  # names to URL templates
+        return c.DictOfItems(c.Type(str), default=option.written_default)
     if option.choices:
         return c.Choice(option.choices, default=option.default)
     if option.default is None:  # unset unless given

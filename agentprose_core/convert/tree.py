@@ -268,19 +268,17 @@ INDEXED_TAGS = frozenset({
     "input", "script", "style", "noscript", "template", "link", "meta", "button", "svg",
     "form", "nav", "select", "textarea", "map",
 })
-INDEXED_ATTRIBUTES = ("hidden", "data-ignore", "aria-hidden", "role", "style",
-                      "data-human-only")
+INDEXED_ATTRIBUTES = ("hidden", "data-ignore", "aria-hidden", "role", "style", "data-human-only")
 # The classes the normalize passes ask about: chrome (normalize), math (codeblocks),
 # admonitions, tabs, footnotes, citations, task lists (widgets).
 INDEXED_CLASSES = frozenset({
     "agentprose-ignore", "md-source-file", "md-clipboard", "copybutton", "edit-this-page",
     "view-this-page", "back-to-top", "md-content__button", "headerlink", "anchor",
-    "sd-hide-link-text", "system-message",
+    "sd-hide-link-text", "system-message", "human-only",
     "hash-link", "arithmatex", "math", "katex", "MathJax_Preview", "katex-display",
     "math-display", "admonition", "topic", "tabbed-set", "sd-tab-set", "sphinx-tabs",
     "footnote-ref", "footnote-reference", "footnote", "footnote-list", "citation",
     "citation-list", "classifier", "task-list-control", "task-list-indicator", "prompt",
-    "human-only",
 })
 # Inside a code block: line numbers (Pygments, pymdownx), copy buttons, annotation marks,
 # recognized by these substrings of the class attribute (or the whole attribute "ln").

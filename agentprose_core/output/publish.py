@@ -22,6 +22,7 @@ from agentprose_core.render.llmstxt import (
     render_llms_txt,
     render_section_llms_txt,
 )
+from agentprose_core.render.pagemenu import menu_files
 from agentprose_core.render.view import render_view, view_directive
 from agentprose_core.urls import base_url_of, output_path
 from agentprose_core.viewsize import view_size
@@ -113,6 +114,9 @@ def publish(
                                      views=views_written, llms_scopes=scopes,
                                      index=settings.index, tokens=views_written,
                                      detect_agents=settings.detect_agents).items():
+            emit(name, text)
+    if settings.page_actions:  # the page menu's script and style, once per site
+        for name, text in menu_files().items():
             emit(name, text)
     if not dry_run:  # where a killed build may have left some: beside what we write
         folders = {safe_target(site_dir, relative).parent for relative in result.files}

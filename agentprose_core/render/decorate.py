@@ -16,6 +16,7 @@ from agentprose_core.render.bodyhint import (
 )
 from agentprose_core.render.head import add_to_head, discovery_tags, head_of
 from agentprose_core.render.jsonld import head_tags
+from agentprose_core.render.pagemenu import menu_tags
 from agentprose_core.urls import base_url_of, index_url
 
 if TYPE_CHECKING:
@@ -49,6 +50,8 @@ def head_additions(
         extra = head_tags(head, page, site, kind=kind or settings.article_type)
         if extra:
             tags.append(extra)
+    if settings.page_actions and "/page-actions." not in head:
+        tags.append(menu_tags(page, site, settings))
     return "\n".join(tags)
 
 

@@ -24,6 +24,7 @@ _EXAMPLES: dict[str, Any] = {
     "sections": {"Guides": ["guide/*.md"]},
     "languages": {"en": "https://docs.example.com/en/", "fr": "https://docs.example.com/fr/"},
     "phrases": {"fi": {"site_index": "Sivuston hakemisto:"}},
+    "page_action_links": {"Perplexity": "https://www.perplexity.ai/search?q={prompt}"},
     "quiet": ["no-git"],
 }
 
@@ -41,8 +42,9 @@ def _yaml(value: Any) -> str:
         return "{" + ", ".join(f"{k}: {_yaml(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
         return "[" + ", ".join(_yaml(v) for v in value) + "]"
-    if isinstance(value, str) and (value.endswith(":") or ": " in value):
-        return "'" + value.replace("'", "''") + "'"  # or YAML reads a mapping
+    if isinstance(value, str) and (value.endswith(":") or ": " in value
+                                   or any(mark in value for mark in "{}[],?#")):
+        return "'" + value.replace("'", "''") + "'"  # or YAML reads a mapping or a list
     return str(value)
 
 

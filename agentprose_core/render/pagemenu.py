@@ -1,0 +1,59 @@
+"""The page menu (``page_actions``): a small control under a page's title that hands
+the page's agent view to a person's assistant: *Copy as Markdown*, *View as Markdown*,
+*Open in ChatGPT / Claude / …*.
+
+Its script and style ship with the package and are written once per site under
+``_agentprose/``, a content hash in their names so that a host may cache them for good;
+each page gains two tags in its ``<head>``. The script builds the menu in the browser,
+so the menu is never in the HTML a build converts: no view, index or ``llms-full.txt``
+can hold it. Nothing leaves the site until the person clicks; there are no cookies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from html import escape
+from importlib import resources
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from agentprose_core.model import LLMS_NAME
+from agentprose_core.urls import base_url_of
+
+if TYPE_CHECKING:
+    from agentprose_core.model import PageRecord, SiteRecord
+    from agentprose_core.settings import Settings
+
+__all__ = ["MENU_FOLDER", "menu_files", "menu_tags"]
+
+MENU_FOLDER = "_agentprose/"
+"""Where a site's menu files are, under its root."""
+
+
+@cache
+def menu_files() -> dict[str, str]:
+    """The menu's files by their path under the site's root (``_agentprose/page-actions.
+    <hash>.js`` and ``.css``)."""
+    folder = resources.files("agentprose_core.render") / "static"
+    found = {}
+    for suffix in ("js", "css"):
+        text = (folder / f"page-actions.{suffix}").read_text(encoding="utf-8")
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+        found[f"{MENU_FOLDER}page-actions.{digest}.{suffix}"] = text
+    return found
+
+
+def menu_tags(page: PageRecord, site: SiteRecord, settings: Settings) -> str:
+    """The page's two head tags for the menu, or ``""`` with ``page_actions`` off."""
+    if not settings.page_actions:
+        return ""
+    base_path = urlsplit(base_url_of(site.url)).path
+    script, style = sorted(menu_files(), key=lambda name: not name.endswith(".js"))
+    links = json.dumps(dict(settings.page_action_links), ensure_ascii=True, sort_keys=False)
+    llms = base_url_of(site.url) + LLMS_NAME if settings.llms_txt else ""
+    return (f'<link rel="stylesheet" href="{escape(base_path + style)}">\n'
+            f'<script defer src="{escape(base_path + script)}" '
+            f'data-view="{escape(page.markdown_url)}" data-llms="{escape(llms)}" '
+            f'data-links="{escape(links)}"></script>')

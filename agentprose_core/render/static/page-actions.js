@@ -1,0 +1,154 @@
+/* agentprose page menu: hand this page's agent view (its Markdown) to a person's
+   assistant. No request leaves the site until the person clicks; no cookies. */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  if (!script) return;
+  var links = JSON.parse(script.getAttribute("data-links") || "{}");
+  var llms = script.getAttribute("data-llms") || "";
+
+  function viewOf() {
+    var alternate = document.querySelector('link[rel="alternate"][type="text/markdown"]');
+    var absolute = (alternate && alternate.href) || script.getAttribute("data-view") || "";
+    var path = absolute;
+    try { path = new URL(absolute, location.href).pathname; } catch (e) { /* keep it */ }
+    return { url: absolute, path: path };
+  }
+
+  function copyText(text) {
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text).catch(function () { return legacyCopy(text); });
+    }
+    return legacyCopy(text);
+  }
+
+  function legacyCopy(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    var copied = false;
+    try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
+    area.remove();
+    return copied ? Promise.resolve() : Promise.reject(new Error("copy refused"));
+  }
+
+  function prompt(view) {
+    return "Read " + view.url + " and answer my questions about it." +
+      (llms ? " The site's map: " + llms : "");
+  }
+
+  function item(tag, label) {
+    var li = document.createElement("li");
+    li.setAttribute("role", "none");
+    var element = document.createElement(tag);
+    element.setAttribute("role", "menuitem");
+    element.setAttribute("tabindex", "-1");
+    element.textContent = label;
+    if (tag === "button") element.type = "button";
+    li.appendChild(element);
+    return { li: li, element: element };
+  }
+
+  function build(view) {
+    var box = document.createElement("div");
+    box.className = "agentprose-actions";
+    box.setAttribute("data-agentprose-ignore", "");
+    var toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "agentprose-actions__toggle";
+    toggle.setAttribute("aria-haspopup", "menu");
+    toggle.setAttribute("aria-expanded", "false");
+    toggle.textContent = "Page as Markdown";
+    var menu = document.createElement("ul");
+    menu.className = "agentprose-actions__menu";
+    menu.setAttribute("role", "menu");
+    menu.hidden = true;
+    var status = document.createElement("span");
+    status.className = "agentprose-actions__status";
+    status.setAttribute("role", "status");
+    var copy = item("button", "Copy as Markdown");
+    copy.element.addEventListener("click", function () {
+      fetch(view.path, { credentials: "same-origin" })
+        .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+        .then(copyText)
+        .then(function () { status.textContent = "Copied"; close(true); })
+        .catch(function () { status.textContent = "Could not copy: opened instead"; window.open(view.path, "_blank", "noopener"); close(true); });
+    });
+    var show = item("a", "View as Markdown");
+    show.element.href = view.path;
+    var entries = [copy, show];
+    Object.keys(links).forEach(function (name) {
+      var open = item("a", "Open in " + name);
+      open.element.href = links[name]
+        .replace("{prompt}", encodeURIComponent(prompt(view)))
+        .replace("{url}", encodeURIComponent(view.url));
+      open.element.target = "_blank";
+      open.element.rel = "noopener noreferrer";
+      entries.push(open);
+    });
+    entries.forEach(function (entry) { menu.appendChild(entry.li); });
+    var items = entries.map(function (entry) { return entry.element; });
+
+    function open(focusAt) {
+      menu.hidden = false;
+      toggle.setAttribute("aria-expanded", "true");
+      items[focusAt].focus();
+    }
+    function close(returnFocus) {
+      menu.hidden = true;
+      toggle.setAttribute("aria-expanded", "false");
+      if (returnFocus) toggle.focus();
+    }
+    toggle.addEventListener("click", function () {
+      if (menu.hidden) open(0); else close(false);
+    });
+    toggle.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown") { event.preventDefault(); open(0); }
+      if (event.key === "ArrowUp") { event.preventDefault(); open(items.length - 1); }
+    });
+    menu.addEventListener("keydown", function (event) {
+      var at = items.indexOf(document.activeElement);
+      if (event.key === "Escape") { event.preventDefault(); close(true); }
+      else if (event.key === "ArrowDown") { event.preventDefault(); items[(at + 1) % items.length].focus(); }
+      else if (event.key === "ArrowUp") { event.preventDefault(); items[(at - 1 + items.length) % items.length].focus(); }
+      else if (event.key === "Home") { event.preventDefault(); items[0].focus(); }
+      else if (event.key === "End") { event.preventDefault(); items[items.length - 1].focus(); }
+      else if (event.key === "Tab") { close(false); }
+    });
+    document.addEventListener("click", function (event) {
+      if (!box.contains(event.target)) close(false);
+    });
+    box.appendChild(toggle);
+    box.appendChild(menu);
+    box.appendChild(status);
+    return box;
+  }
+
+  function place() {
+    var old = document.querySelector(".agentprose-actions");
+    if (old) old.remove();
+    var view = viewOf();
+    if (!view.url) return;
+    var box = build(view);
+    var title = document.querySelector(
+      "article h1, main h1, [role=main] h1, .md-content h1, .body h1, .document h1, h1");
+    if (title && title.parentNode) {
+      title.parentNode.insertBefore(box, title.nextSibling);
+    } else {
+      box.classList.add("agentprose-actions--floating");
+      document.body.appendChild(box);
+    }
+  }
+
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(place);  /* Material's instant navigation */
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", place);
+  } else {
+    place();
+  }
+})();

@@ -1,0 +1,209 @@
+"""The page menu (issue 43) in a real browser: Chromium from Debian, driven by
+Playwright, on sites built with ``page_actions`` and served by ``agentprose serve``.
+
+On each theme and at a desktop and a phone viewport: the menu is visible inside the
+viewport, below the title without covering it, opens from the keyboard with the ARIA
+menu pattern, closes on Escape, copies exactly the bytes of the page's view, and its
+*Open in* links carry the view's URL encoded. With ``AGENTPROSE_SCREENSHOTS`` set
+(``make screenshots``), each theme's menu is photographed there. Turning the menu on
+changes no agent output.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from agentprose_core.render.pagemenu import menu_files
+
+from .sites import commit_all, write_tree
+from .test_serve import _running
+
+BASE = "https://coast.example/"
+DATE = "2026-03-14T10:30:00+00:00"
+VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
+PAGE = ("# Tide pools\n\nLow tide leaves pools behind, and the crabs wait in them.\n\n"
+        "## Temperature\n\nWarm by noon.\n")
+
+
+def _chromium() -> str:
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        found = None
+    if found is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("Chromium and Playwright are needed (.ci/run installs them)")
+        pytest.skip("no Chromium or Playwright here")
+    return found
+
+
+def _mkdocs_site(root: Path, theme: dict[str, Any], *, menu: bool = True) -> Path:
+    import yaml
+
+    config = {"site_name": "Coast", "site_url": BASE, "theme": theme,
+              "nav": ["index.md", "tide-pools.md"],
+              "plugins": [{"agentprose": {"page_actions": menu}}]}
+    write_tree(root, {"mkdocs.yml": yaml.safe_dump(config), "docs/index.md": "# Coast\n\nHi.\n",
+                      "docs/tide-pools.md": PAGE})
+    commit_all(root, "docs", DATE)  # the same dates in every build
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=root,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return root / "site"
+
+
+def _sphinx_site(root: Path, theme: str, *, menu: bool = True) -> Path:
+    write_tree(root / "src", {
+        "conf.py": f"project = 'Coast'\nextensions = ['myst_parser', 'sphinx_agentprose']\n"
+                   f"html_baseurl = '{BASE}'\nhtml_theme = '{theme}'\n"
+                   f"agentprose_page_actions = {menu}\n",
+        "index.md": "# Coast\n\nHi.\n\n```{toctree}\ntide-pools\n```\n",
+        "tide-pools.md": PAGE,
+    })
+    commit_all(root, "docs", DATE)
+    out = root / "html"
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "dirhtml",
+                           str(root / "src"), str(out)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+SITES = {
+    "mkdocs": lambda root, menu=True: _mkdocs_site(root, {"name": "mkdocs"}, menu=menu),
+    "readthedocs": lambda root, menu=True: _mkdocs_site(root, {"name": "readthedocs"}, menu=menu),
+    "material": lambda root, menu=True: _mkdocs_site(root, {"name": "material"}, menu=menu),
+    "material-dark": lambda root, menu=True: _mkdocs_site(
+        root, {"name": "material", "palette": {"scheme": "slate"}}, menu=menu),
+    "furo": lambda root, menu=True: _sphinx_site(root, "furo", menu=menu),
+    "alabaster": lambda root, menu=True: _sphinx_site(root, "alabaster", menu=menu),
+}
+
+
+@pytest.mark.parametrize("theme", sorted(SITES))
+def test_the_menu_in_a_browser(tmp_path: Path, theme: str) -> None:
+    chromium = _chromium()
+    from playwright.sync_api import sync_playwright
+
+    site = SITES[theme](tmp_path / theme)
+    view = (site / "tide-pools.md").read_text(encoding="utf-8")
+    shots = os.environ.get("AGENTPROSE_SCREENSHOTS")
+    with _running(site) as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium,
+                                         args=["--no-sandbox", "--disable-gpu"])
+        try:
+            for name, (width, height) in VIEWPORTS.items():
+                context = browser.new_context(viewport={"width": width, "height": height},
+                                              permissions=["clipboard-read", "clipboard-write"])
+                page = context.new_page()
+                errors: list[str] = []
+                # the themes' own scripts may fail offline (a CDN): ours may not
+                page.on("pageerror", lambda error, seen=errors: seen.append(error.stack or ""))
+                page.goto(url + "tide-pools/")
+                toggle = page.locator(".agentprose-actions__toggle")
+                toggle.wait_for(state="visible", timeout=10_000)
+                _assert_placed(page, toggle, width, height)
+                _assert_keyboard(page, toggle)
+                links = page.locator('.agentprose-actions__menu a[target="_blank"]')
+                encoded = quote(BASE + "tide-pools.md", safe="")
+                hrefs = [links.nth(n).get_attribute("href") or "" for n in range(links.count())]
+                assert [href.split("?")[0] for href in hrefs] == [
+                    "https://chatgpt.com/", "https://claude.ai/new"]
+                assert all(encoded in href for href in hrefs), hrefs
+                if shots:  # with the menu open
+                    toggle.click()
+                    Path(shots).mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(Path(shots) / f"{theme}-{name}.png"))
+                    page.keyboard.press("Escape")
+                toggle.click()
+                page.get_by_role("menuitem", name="Copy as Markdown").click()
+                page.wait_for_function("document.querySelector('.agentprose-actions__status')"
+                                       ".textContent === 'Copied'", timeout=5_000)
+                assert page.evaluate("navigator.clipboard.readText()") == view
+                assert not [error for error in errors if "page-actions" in error], errors
+                context.close()
+        finally:
+            browser.close()
+
+
+def _assert_placed(page: Any, toggle: Any, width: int, height: int) -> None:
+    """Visible, inside the viewport, and clear of the page's title."""
+    box = toggle.bounding_box()
+    assert box is not None
+    left, top = box["x"], box["y"]
+    right, bottom = left + box["width"], top + box["height"]
+    assert left >= 0, box
+    assert right <= width, box
+    assert top >= 0, box
+    assert bottom <= height, box
+    title = page.locator("h1").first.bounding_box()
+    assert title is not None
+    apart_x = right <= title["x"] or title["x"] + title["width"] <= left
+    apart_y = bottom <= title["y"] or title["y"] + title["height"] <= top
+    assert apart_x or apart_y, (box, title)
+
+
+def _assert_keyboard(page: Any, toggle: Any) -> None:
+    """A button that opens a menu from the keyboard, moves by arrows, closes on Escape."""
+    assert toggle.evaluate("e => e.tagName") == "BUTTON"
+    assert toggle.get_attribute("aria-haspopup") == "menu"
+    toggle.focus()
+    page.keyboard.press("Enter")
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert page.evaluate("document.activeElement.textContent") == "Copy as Markdown"
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.textContent") == "View as Markdown"
+    page.keyboard.press("Escape")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert page.evaluate(
+        "document.activeElement.classList.contains('agentprose-actions__toggle')")
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "alabaster"])
+def test_the_menu_changes_no_agent_output(tmp_path: Path, theme: str) -> None:
+    with_menu = SITES[theme](tmp_path / "on")
+    without = SITES[theme](tmp_path / "off", menu=False)
+    outputs = sorted(p.relative_to(without).as_posix() for p in without.rglob("*")
+                     if p.suffix in (".md", ".txt") or p.name == "agentprose.json")
+    assert outputs
+    for name in outputs:
+        assert (with_menu / name).read_bytes() == (without / name).read_bytes(), name
+    for name, text in menu_files().items():
+        assert (with_menu / name).read_text(encoding="utf-8") == text
+        assert not (without / name).exists()
+    page = (with_menu / "tide-pools/index.html").read_text(encoding="utf-8")
+    script = next(name for name in menu_files() if name.endswith(".js"))
+    assert page.count(f'src="/{script}"') == 1
+    assert "page-actions" not in (without / "tide-pools/index.html").read_text(encoding="utf-8")
+
+
+def test_the_menu_follows_materials_instant_navigation(tmp_path: Path) -> None:
+    chromium = _chromium()
+    from playwright.sync_api import sync_playwright
+
+    site = _mkdocs_site(tmp_path / "instant", {"name": "material",
+                                                "features": ["navigation.instant"]})
+    with _running(site) as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium,
+                                         args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(url)
+            page.locator(".agentprose-actions__toggle").wait_for(state="visible")
+            page.locator('.md-nav a[href$="tide-pools/"]').first.click()
+            page.wait_for_url("**/tide-pools/")
+            page.wait_for_function(
+                "document.querySelector('.agentprose-actions__menu a')"
+                "?.getAttribute('href') === '/tide-pools.md'", timeout=10_000)
+            assert page.locator(".agentprose-actions").count() == 1
+        finally:
+            browser.close()
