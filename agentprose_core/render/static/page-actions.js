@@ -134,8 +134,11 @@
     var view = viewOf();
     if (!view.url) return;
     var box = build(view);
-    var title = document.querySelector(
-      "article h1, main h1, [role=main] h1, .md-content h1, .body h1, .document h1, h1");
+    /* the page's title: the first shown <h1> of its content (some themes keep a hidden
+       one for print or for the sidebar) */
+    var title = Array.prototype.filter.call(document.querySelectorAll(
+      "article h1, main h1, [role=main] h1, .md-content h1, .body h1, .document h1, h1"),
+      function (h1) { return h1.getClientRects().length > 0; })[0];
     if (title && title.parentNode) {
       title.parentNode.insertBefore(box, title.nextSibling);
     } else {
