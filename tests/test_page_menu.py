@@ -84,6 +84,17 @@ def _sphinx_site(root: Path, theme: str, *, menu: bool = True) -> Path:
     return out
 
 
+def _built_site(root: Path, *, menu: bool = True) -> Path:
+    """The plain example site (a theme of its own) through ``agentprose build``."""
+    from agentprose_core.cli import main
+
+    site = root / "site"
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "plain-site", site)
+    assert main(["build", str(site), "--base-url", BASE, "--quiet",
+                 *(["--page-actions"] if menu else [])]) == 0
+    return site  # main_build below: the same, with the menu
+
+
 THEME_EXTENSIONS = {"flask": ", 'pallets_sphinx_themes'"}  # themes an extension brings
 
 SITES = {
@@ -94,6 +105,7 @@ SITES = {
         root, {"name": "material", "palette": {"scheme": "slate"}}, menu=menu),
     "furo": lambda root, menu=True: _sphinx_site(root, "furo", menu=menu),
     "alabaster": lambda root, menu=True: _sphinx_site(root, "alabaster", menu=menu),
+    "agentprose-build": _built_site,
 }
 
 
@@ -220,3 +232,38 @@ def test_the_menu_follows_materials_instant_navigation(tmp_path: Path) -> None:
             assert page.locator(".agentprose-actions").count() == 1
         finally:
             browser.close()
+
+
+def test_a_page_without_a_title_gets_the_menu_in_a_corner(tmp_path: Path) -> None:
+    chromium = _chromium()
+    from playwright.sync_api import sync_playwright
+
+    site = tmp_path / "site"
+    shutil.copytree(Path(__file__).parent.parent / "examples" / "plain-site", site)
+    write_tree(site, {"notes.html": "<!doctype html><html lang=\"en\"><head><title>Notes"
+                                    "</title></head><body><main><p>Crabs hide under rocks."
+                                    "</p></main></body></html>"})
+    assert main_build(site) == 0
+    with _running(site) as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium,
+                                         args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto(url + "notes.html")
+            toggle = page.locator(".agentprose-actions--floating .agentprose-actions__toggle")
+            toggle.wait_for(state="visible", timeout=10_000)
+            box = toggle.bounding_box()
+            assert box is not None
+            assert box["x"] + box["width"] <= 390
+            assert box["y"] + box["height"] <= 844
+            toggle.click()
+            assert page.get_by_role("menuitem", name="View as Markdown").is_visible()
+        finally:
+            browser.close()
+
+
+def main_build(site: Path) -> int:
+    """``agentprose build`` of ``site`` with the menu."""
+    from agentprose_core.cli import main
+
+    return main(["build", str(site), "--base-url", BASE, "--quiet", "--page-actions"])
