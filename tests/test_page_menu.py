@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 import pytest
 
+from agentprose_core import Settings, convert_fragment
 from agentprose_core.render.pagemenu import menu_files
 
 from .sites import commit_all, write_tree
@@ -144,6 +145,11 @@ def check_menu_in_browser(site: Path, theme: str) -> None:
                 assert [href.split("?")[0] for href in hrefs] == [
                     "https://chatgpt.com/", "https://claude.ai/new"]
                 assert all(encoded in href for href in hrefs), hrefs
+                if name == "desktop":  # the menu as the browser holds it is never content
+                    menu = page.locator(".agentprose-actions").evaluate("e => e.outerHTML")
+                    assert convert_fragment(f"<p>Kept.</p>{menu}", page_url=BASE,
+                                            site_map={}, settings=Settings()).markdown \
+                        == "Kept.\n"
                 if shots:  # with the menu open
                     toggle.click()
                     Path(shots).mkdir(parents=True, exist_ok=True)
@@ -209,6 +215,9 @@ def test_the_menu_changes_no_agent_output(tmp_path: Path, theme: str) -> None:
     script = next(name for name in menu_files() if name.endswith(".js"))
     assert page.count(f'src="/{script}"') == 1
     assert "page-actions" not in (without / "tide-pools/index.html").read_text(encoding="utf-8")
+    for name in ("404.html", "search/index.html", "genindex/index.html"):  # no view, no menu
+        if (with_menu / name).is_file():
+            assert "page-actions" not in (with_menu / name).read_text(encoding="utf-8"), name
 
 
 def test_the_menu_follows_materials_instant_navigation(tmp_path: Path) -> None:

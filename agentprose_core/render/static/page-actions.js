@@ -56,7 +56,7 @@
   function build(view) {
     var box = document.createElement("div");
     box.className = "agentprose-actions";
-    box.setAttribute("data-agentprose-ignore", "");
+    box.setAttribute("data-ignore", "");  /* never content, even in a page saved from here */
     var toggle = document.createElement("button");
     toggle.type = "button";
     toggle.className = "agentprose-actions__toggle";
