@@ -359,13 +359,18 @@ def test_host_setting_writes_the_hosts_file(site: Path, host: str, name: str) ->
     from agentprose_core.build.postbuild import build_site
     from agentprose_core.hosting.servers import host_files
     from agentprose_core.settings import Settings
+    from agentprose_core.viewsize import view_size
 
     result = build_site(site, base_url=BASE, settings=Settings(host=host))
     assert name in result.files
     views = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.md"))
+    tokens = {view: view_size((site / view).read_text(encoding="utf-8")).tokens
+              for view in views}
     written = (site / name).read_text()
-    # The build passes the folders it wrote an llms.txt into: the root and the section's.
-    assert written == host_files(host, views=views, llms_scopes=("", "tide-pools/"))[name]
+    # The build passes the folders it wrote an llms.txt into (the root and the section's),
+    # and each view's estimated tokens.
+    assert written == host_files(host, views=views, llms_scopes=("", "tide-pools/"),
+                                 tokens=tokens)[name]
     assert "/tide-pools/llms.txt" in written
 
 
