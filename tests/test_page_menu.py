@@ -181,6 +181,25 @@ def _assert_placed(page: Any, toggle: Any, width: int, height: int) -> None:
     apart_x = right <= title["x"] or title["x"] + title["width"] <= left
     apart_y = bottom <= title["y"] or title["y"] + title["height"] <= top
     assert apart_x or apart_y, (box, title)
+    assert page.evaluate(_COVERED) == [], "the menu's button overlaps the theme's controls"
+
+
+# The page's own controls that the menu's button overlaps, and whether anything (a
+# sticky header) lies over the button's centre.
+_COVERED = """() => {
+  const toggle = document.querySelector('.agentprose-actions__toggle');
+  const t = toggle.getBoundingClientRect();
+  const top = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
+  const found = top === toggle || toggle.contains(top) ? []
+    : ['covered by ' + top.outerHTML.slice(0, 80)];
+  for (const e of document.querySelectorAll('button, a[href], input, select, [role=button]')) {
+    if (e.closest('.agentprose-actions') || !e.getClientRects().length) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width && r.height && !(r.right <= t.left || t.right <= r.left || r.bottom <= t.top
+        || t.bottom <= r.top)) found.push(e.outerHTML.slice(0, 80));
+  }
+  return found;
+}"""
 
 
 def _assert_keyboard(page: Any, toggle: Any) -> None:
