@@ -2,8 +2,9 @@
 
 Each fragment is built from random tags (block, inline, widgets, tables, code, media,
 unknown), attributes that hide (``hidden``, ``aria-hidden``, ``style``,
-``data-ignore``), tab panels, table spans (``colspan="x"`` too), text of Markdown syntax
-characters, entities, carriage returns, numeric references to controls and
+``data-ignore``, a block for people only), blocks for agents only (content however
+hidden: the two rules must agree), tab panels, table spans (``colspan="x"`` too), text
+of Markdown syntax characters, entities, carriage returns, numeric references to controls and
 noncharacters, and broken nesting. Hidden elements hold a marker; every
 view must be free of it. Prints, per engine: fragments, exceptions, unbalanced fences,
 control or noncharacters, hidden text, internal placeholders left in a view (or
@@ -45,9 +46,10 @@ OTHER = ["script", "style", "template", "noscript", "iframe", "video", "svg", "b
          "math", "select", "textarea", "object"]
 CLASSES = ["admonition note", "admonition-title", "highlight", "language-python",
            "highlight-python", "tabbed-set", "tabbed-block", "arithmatex", "headerlink",
-           "footnote", "doc-signature", "md-clipboard", "sig sig-object py", "linenos"]
+           "footnote", "doc-signature", "md-clipboard", "sig sig-object py", "linenos",
+           "agent-only", "note human-only"]
 HIDING = ['hidden', 'aria-hidden="true"', 'aria-hidden="TRUE"', 'style="display:none"',
-          'style="visibility: hidden"', "data-ignore"]
+          'style="visibility: hidden"', "data-ignore", "data-human-only"]
 TEXT = [*"`~#>-+*=_[]()!<&;:|\\.1 \n\taAé", "&lt;b&gt;", "&amp;copy;", "&#1;", "&#x1b;",
         "&#xfffe;", "&#65535;", "&#128;", "\ufffe", "\x85", "```", "~~~", "1. ", "- ", "# ",
         "&#13;", "\r\n", "\r"]
@@ -73,6 +75,8 @@ def _element(rng: random.Random, depth: int) -> str:
         attributes.append(f'{name}="{rng.choice(["2", "x", "2.5", "0", "-1", " 3", ""])}"')
     if rng.random() < 0.04:
         attributes.append('role="tabpanel"')
+    if rng.random() < 0.04:  # written for agents: content, however hidden
+        attributes.append("data-agent-only")
     if tag == "a":
         attributes.append(f'href="{rng.choice(["../other/#x", "#here", "https://e.x/", ""])}"')
     if tag == "img":
@@ -123,10 +127,16 @@ def _shows_marker(document: str) -> bool:
     for element in list(root.iter()):
         if not isinstance(element.tag, str) or element.getparent() is None:
             continue
+        classes = (element.get("class") or "").split()
+        for_people = "data-human-only" in element.attrib or "human-only" in classes
+        for_agents = "data-agent-only" in element.attrib or "agent-only" in classes
         hidden = (element.tag in _NEVER_SHOWN or "hidden" in element.attrib
                   or "data-ignore" in element.attrib
                   or (element.get("aria-hidden") or "").lower() == "true"
                   or bool(_HIDING_STYLE.search(element.get("style") or "")))
+        # what agents are shown: a block for people never, one for agents however hidden
+        hidden = for_people or "data-ignore" in element.attrib or (
+            hidden and not (for_agents and element.tag not in _NEVER_SHOWN))
         if hidden and element.get("role") != "tabpanel":
             parent, previous = element.getparent(), element.getprevious()
             if element.tail and previous is not None:  # the text after it shows
