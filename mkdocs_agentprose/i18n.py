@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from agentprose_core.location import SiteLocation
     from agentprose_core.settings import Settings
 
-__all__ = ["language_served_at", "page_languages", "site_languages"]
+__all__ = ["language_served_at", "page_languages", "site_languages", "theme_lang"]
 
 
 def site_languages(config: MkDocsConfig, settings: Settings,
@@ -47,10 +47,15 @@ def language_served_at(config: MkDocsConfig, settings: Settings,
     return language_location(where, settings.languages, _build_lang(config, where))
 
 
+def theme_lang(config: MkDocsConfig) -> str | None:
+    """The theme's language (Material's ``language``, a theme's ``locale``)."""
+    theme = config.theme.get("language") or config.theme.get("locale") or ""
+    return normalize_lang(str(theme))
+
+
 def _build_lang(config: MkDocsConfig, where: SiteLocation) -> str | None:
     """The theme's language, else Read the Docs'."""
-    theme = config.theme.get("language") or config.theme.get("locale") or ""
-    return normalize_lang(str(theme)) or where.lang
+    return theme_lang(config) or where.lang
 
 
 def _setting_languages(config: MkDocsConfig, settings: Settings,

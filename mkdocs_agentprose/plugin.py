@@ -25,7 +25,6 @@ from agentprose_core.build.pagestore import UnrenderedPage
 from agentprose_core.build.release import release_freed_memory
 from agentprose_core.diagnostics import Diagnostic, audible
 from agentprose_core.errors import AgentproseError, ConfigError, InputError
-from agentprose_core.lang import normalize_lang
 from agentprose_core.location import (
     READ_THE_DOCS_URL,
     SiteLocation,
@@ -36,7 +35,7 @@ from agentprose_core.settings import settings_from_mapping
 from agentprose_core.version import __version__
 
 from .config import AgentproseConfig
-from .i18n import language_served_at, page_languages, site_languages
+from .i18n import language_served_at, page_languages, site_languages, theme_lang
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -176,7 +175,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
         pages = [file for file in files.documentation_pages() if file.page is not None]
         finished = {file.src_uri: self._shown(file.page.content, file.page)
                     for file in pages if file.page is not None and file.page.content is not None}
-        lang = normalize_lang(str(config.theme.get("language") or config.theme.get("locale") or ""))
+        lang = theme_lang(config)
         try:
             self.build.assemble(finished, self._unrendered(pages), name=config.site_name,
                                 description=config.site_description, lang=lang)
