@@ -80,7 +80,8 @@ def publish(
 
     sizes = {}  # of each view as written: for the index's posts
     for page in kept:
-        text = render_view(page, view_directive(base, settings, page.lang or site.lang))
+        # the page's own language, as write_view has it: the same bytes either way
+        text = render_view(page, view_directive(base, settings, page.lang))
         sizes[page.url] = view_size(text)
         if views:
             emit(output_path(page.markdown_url, base), text)
