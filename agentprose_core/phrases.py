@@ -1,8 +1,9 @@
 """The fixed sentences agentprose writes, in the language of the page they go in.
 
-A view's site-index line, the hidden line at the top of a page's body and the prose of
-``llms.txt`` are ours, not the author's: a French page gets them in French. The built-in
-:data:`PHRASEBOOK` covers the languages documentation is most often translated into; the
+A view's site-index line, the hidden line at the top of a page's body, the prose of
+``llms.txt`` and the page menu's labels are ours, not the author's: a French page gets
+them in French. The built-in :data:`PHRASEBOOK` (a file per language under
+``phrasebook/``) covers the languages documentation is most often translated into; the
 ``phrases`` setting adds a language or rewords one (``{"fi": {"site_index": "…"}}``),
 and what neither gives is English.
 
@@ -15,18 +16,21 @@ words, so a reworded sentence reads back like a built-in one.
 from __future__ import annotations
 
 import string
+import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
-from functools import lru_cache
+from functools import cache, lru_cache
+from importlib import resources
 from typing import TYPE_CHECKING
 
 from agentprose_core.lang import normalize_lang
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Iterator
 
 __all__ = [
-    "PHRASEBOOK", "PHRASE_NAMES", "PhraseOverrides", "Phrases", "phrase_problems",
-    "phrases_for", "translated",
+    "BUILTIN_LANGUAGES", "MENU_PHRASE_NAMES", "PHRASEBOOK", "PHRASE_NAMES", "PhraseOverrides",
+    "Phrases", "phrase_problems", "phrases_for", "translated",
 ]
 
 
@@ -59,254 +63,75 @@ class Phrases:
     """Before the link to the whole site's ``llms.txt``."""
     versions_default: str
     """After the default version in the ``## Versions`` list of the root ``llms.txt``."""
+    menu_button: str
+    """The page menu's button (``page_actions``)."""
+    menu_copy: str
+    """The menu's item that copies the page's view."""
+    menu_view: str
+    """The menu's item that opens the page's view."""
+    menu_open: str
+    """An item that opens an assistant (``{name}``, from ``page_action_links``)."""
+    menu_copied: str
+    """Announced once the view is on the clipboard."""
+    menu_copy_failed: str
+    """Announced when the browser refused the copy and the view opened instead."""
+    menu_prompt: str
+    """What an assistant is asked to do with the view at ``{url}``."""
+    menu_prompt_map: str
+    """The rest of that prompt, which gives the site's ``llms.txt`` at ``{url}``."""
 
 
 PHRASE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Phrases))
 """The names the ``phrases`` setting takes."""
+
+MENU_PHRASE_NAMES: tuple[str, ...] = tuple(name for name in PHRASE_NAMES
+                                           if name.startswith("menu_"))
+"""The phrases of the page menu: a site without the menu does not need them."""
 
 _PLACEHOLDERS: dict[str, frozenset[str]] = {
     "llms_summary": frozenset({"name"}),
     "llms_intro": frozenset({"name"}),
     "section_summary": frozenset({"section", "name"}),
     "section_intro": frozenset({"url"}),
+    "menu_open": frozenset({"name"}),
+    "menu_prompt": frozenset({"url"}),
+    "menu_prompt_map": frozenset({"url"}),
 }
 
-# U+00A0 before a French colon: the space French typography puts there, never a line break.
-PHRASEBOOK: dict[str, Phrases] = {
-    "en": Phrases(
-        site_index="Site index:",
-        for_agents="For AI agents:",
-        page_as_markdown="this page as Markdown",
-        llms_summary="Markdown versions of the pages of {name}.",
-        llms_intro="Each link below leads to a page of {name} as Markdown. The pages follow "
-                   "the site's reading order, grouped by its sections.",
-        llms_sections="Sections with an llms.txt of their own:",
-        llms_languages="The site in other languages:",
-        section_summary="The {section} pages of {name}, as Markdown.",
-        section_intro="Each link below leads to a page under {url} as Markdown.",
-        section_full="All of them in one file:",
-        section_site="The whole site:",
-        versions_default="the default version, listed above",
-    ),
-    "de": Phrases(
-        site_index="Index der Website:",
-        for_agents="Für KI-Agenten:",
-        page_as_markdown="diese Seite als Markdown",
-        llms_summary="Die Seiten von {name} als Markdown.",
-        llms_intro="Jeder Link unten führt zu einer Seite von {name} als Markdown. Die "
-                   "Seiten folgen der Lesereihenfolge der Website, nach ihren Abschnitten "
-                   "gruppiert.",
-        llms_sections="Abschnitte mit eigener llms.txt:",
-        llms_languages="Die Website in anderen Sprachen:",
-        section_summary="Die Seiten des Abschnitts {section} von {name} als Markdown.",
-        section_intro="Jeder Link unten führt zu einer Seite unter {url} als Markdown.",
-        section_full="Alle in einer Datei:",
-        section_site="Die ganze Website:",
-        versions_default="die Standardversion, oben aufgeführt",
-    ),
-    "es": Phrases(
-        site_index="Índice del sitio:",
-        for_agents="Para agentes de IA:",
-        page_as_markdown="esta página en Markdown",
-        llms_summary="Las páginas de {name} en Markdown.",
-        llms_intro="Cada enlace de abajo lleva a una página de {name} en Markdown. Las "
-                   "páginas siguen el orden de lectura del sitio, agrupadas por secciones.",
-        llms_sections="Secciones con su propio llms.txt:",
-        llms_languages="El sitio en otros idiomas:",
-        section_summary="Las páginas de la sección {section} de {name}, en Markdown.",
-        section_intro="Cada enlace de abajo lleva a una página bajo {url} en Markdown.",
-        section_full="Todas en un solo archivo:",
-        section_site="Todo el sitio:",
-        versions_default="la versión predeterminada, listada arriba",
-    ),
-    "fr": Phrases(
-        site_index="Index du site\u00a0:",
-        for_agents="Pour les agents IA\u00a0:",
-        page_as_markdown="cette page en Markdown",
-        llms_summary="Les pages de {name} en Markdown.",
-        llms_intro="Chaque lien ci-dessous mène à une page de {name} en Markdown. Les pages "
-                   "suivent l’ordre de lecture du site, regroupées par sections.",
-        llms_sections="Sections qui ont leur propre llms.txt\u00a0:",
-        llms_languages="Le site dans d’autres langues\u00a0:",
-        section_summary="Les pages de la section {section} de {name}, en Markdown.",
-        section_intro="Chaque lien ci-dessous mène à une page sous {url} en Markdown.",
-        section_full="Toutes dans un seul fichier\u00a0:",
-        section_site="Le site entier\u00a0:",
-        versions_default="la version par défaut, listée ci-dessus",
-    ),
-    "it": Phrases(
-        site_index="Indice del sito:",
-        for_agents="Per gli agenti IA:",
-        page_as_markdown="questa pagina in Markdown",
-        llms_summary="Le pagine di {name} in Markdown.",
-        llms_intro="Ogni link qui sotto porta a una pagina di {name} in Markdown. Le pagine "
-                   "seguono l’ordine di lettura del sito, raggruppate per sezioni.",
-        llms_sections="Sezioni con un proprio llms.txt:",
-        llms_languages="Il sito in altre lingue:",
-        section_summary="Le pagine della sezione {section} di {name}, in Markdown.",
-        section_intro="Ogni link qui sotto porta a una pagina sotto {url} in Markdown.",
-        section_full="Tutte in un unico file:",
-        section_site="L’intero sito:",
-        versions_default="la versione predefinita, elencata sopra",
-    ),
-    "ja": Phrases(
-        site_index="サイトの索引：",
-        for_agents="AI エージェント向け：",
-        page_as_markdown="このページの Markdown 版",
-        llms_summary="{name} の各ページの Markdown 版です。",
-        llms_intro="以下の各リンクは {name} のページの Markdown 版です。ページはサイトの"
-                   "閲覧順に並び、セクションごとにまとめてあります。",
-        llms_sections="独自の llms.txt を持つセクション：",
-        llms_languages="他の言語のサイト：",
-        section_summary="{name} の「{section}」セクションのページの Markdown 版です。",
-        section_intro="以下の各リンクは {url} 以下のページの Markdown 版です。",
-        section_full="すべてを 1 つのファイルで：",
-        section_site="サイト全体：",
-        versions_default="既定のバージョン（上に掲載）",
-    ),
-    "ko": Phrases(
-        site_index="사이트 색인:",
-        for_agents="AI 에이전트용:",
-        page_as_markdown="이 페이지의 Markdown 버전",
-        llms_summary="{name} 페이지의 Markdown 버전입니다.",
-        llms_intro="아래의 각 링크는 {name} 페이지의 Markdown 버전으로 연결됩니다. 페이지는 "
-                   "사이트의 읽기 순서를 따르며 섹션별로 묶여 있습니다.",
-        llms_sections="자체 llms.txt가 있는 섹션:",
-        llms_languages="다른 언어로 된 사이트:",
-        section_summary="{name}의 {section} 섹션 페이지의 Markdown 버전입니다.",
-        section_intro="아래의 각 링크는 {url} 아래 페이지의 Markdown 버전으로 연결됩니다.",
-        section_full="모든 페이지를 하나의 파일로:",
-        section_site="전체 사이트:",
-        versions_default="기본 버전, 위에 나열됨",
-    ),
-    "nl": Phrases(
-        site_index="Index van de site:",
-        for_agents="Voor AI-agents:",
-        page_as_markdown="deze pagina als Markdown",
-        llms_summary="De pagina’s van {name} als Markdown.",
-        llms_intro="Elke link hieronder leidt naar een pagina van {name} als Markdown. De "
-                   "pagina’s volgen de leesvolgorde van de site, gegroepeerd per sectie.",
-        llms_sections="Secties met een eigen llms.txt:",
-        llms_languages="De site in andere talen:",
-        section_summary="De pagina’s van de sectie {section} van {name}, als Markdown.",
-        section_intro="Elke link hieronder leidt naar een pagina onder {url} als Markdown.",
-        section_full="Alles in één bestand:",
-        section_site="De hele site:",
-        versions_default="de standaardversie, hierboven vermeld",
-    ),
-    "pl": Phrases(
-        site_index="Indeks witryny:",
-        for_agents="Dla agentów AI:",
-        page_as_markdown="ta strona w formacie Markdown",
-        llms_summary="Strony witryny {name} w formacie Markdown.",
-        llms_intro="Każdy link poniżej prowadzi do strony witryny {name} w formacie Markdown. "
-                   "Strony są ułożone w kolejności czytania witryny i pogrupowane według "
-                   "sekcji.",
-        llms_sections="Sekcje z własnym plikiem llms.txt:",
-        llms_languages="Witryna w innych językach:",
-        section_summary="Strony sekcji {section} witryny {name} w formacie Markdown.",
-        section_intro="Każdy link poniżej prowadzi do strony pod adresem {url} w formacie "
-                      "Markdown.",
-        section_full="Wszystkie w jednym pliku:",
-        section_site="Cała witryna:",
-        versions_default="wersja domyślna, wymieniona powyżej",
-    ),
-    "pt": Phrases(
-        site_index="Índice do site:",
-        for_agents="Para agentes de IA:",
-        page_as_markdown="esta página em Markdown",
-        llms_summary="As páginas de {name} em Markdown.",
-        llms_intro="Cada link abaixo leva a uma página de {name} em Markdown. As páginas "
-                   "seguem a ordem de leitura do site, agrupadas por seções.",
-        llms_sections="Seções com o seu próprio llms.txt:",
-        llms_languages="O site em outros idiomas:",
-        section_summary="As páginas da seção {section} de {name}, em Markdown.",
-        section_intro="Cada link abaixo leva a uma página dentro de {url}, em Markdown.",
-        section_full="Todas em um único arquivo:",
-        section_site="O site inteiro:",
-        versions_default="a versão padrão, listada acima",
-    ),
-    "ru": Phrases(
-        site_index="Указатель сайта:",
-        for_agents="Для ИИ-агентов:",
-        page_as_markdown="эта страница в формате Markdown",
-        llms_summary="Страницы сайта {name} в формате Markdown.",
-        llms_intro="Каждая ссылка ниже ведёт на страницу сайта {name} в формате Markdown. "
-                   "Страницы идут в порядке чтения сайта и сгруппированы по разделам.",
-        llms_sections="Разделы со своим llms.txt:",
-        llms_languages="Сайт на других языках:",
-        section_summary="Страницы раздела {section} сайта {name} в формате Markdown.",
-        section_intro="Каждая ссылка ниже ведёт на страницу из {url} в формате Markdown.",
-        section_full="Все в одном файле:",
-        section_site="Весь сайт:",
-        versions_default="версия по умолчанию, указана выше",
-    ),
-    "tr": Phrases(
-        site_index="Site dizini:",
-        for_agents="Yapay zekâ ajanları için:",
-        page_as_markdown="bu sayfanın Markdown sürümü",
-        llms_summary="{name} sayfalarının Markdown sürümleri.",
-        llms_intro="Aşağıdaki her bağlantı {name} sitesinin bir sayfasının Markdown sürümüne "
-                   "götürür. Sayfalar sitenin okuma sırasını izler ve bölümlerine göre "
-                   "gruplanmıştır.",
-        llms_sections="Kendi llms.txt dosyası olan bölümler:",
-        llms_languages="Sitenin diğer dillerdeki sürümleri:",
-        section_summary="{name} sitesinin {section} bölümündeki sayfaların Markdown "
-                        "sürümleri.",
-        section_intro="Aşağıdaki her bağlantı {url} altındaki bir sayfanın Markdown sürümüne "
-                      "götürür.",
-        section_full="Hepsi tek bir dosyada:",
-        section_site="Sitenin tamamı:",
-        versions_default="varsayılan sürüm, yukarıda listelenmiştir",
-    ),
-    "uk": Phrases(
-        site_index="Покажчик сайту:",
-        for_agents="Для ШІ-агентів:",
-        page_as_markdown="ця сторінка у форматі Markdown",
-        llms_summary="Сторінки сайту {name} у форматі Markdown.",
-        llms_intro="Кожне посилання нижче веде на сторінку сайту {name} у форматі Markdown. "
-                   "Сторінки йдуть у порядку читання сайту й згруповані за розділами.",
-        llms_sections="Розділи з власним llms.txt:",
-        llms_languages="Сайт іншими мовами:",
-        section_summary="Сторінки розділу {section} сайту {name} у форматі Markdown.",
-        section_intro="Кожне посилання нижче веде на сторінку з {url} у форматі Markdown.",
-        section_full="Усі в одному файлі:",
-        section_site="Увесь сайт:",
-        versions_default="типова версія, наведена вище",
-    ),
-    "zh-Hans": Phrases(
-        site_index="站点索引：",
-        for_agents="供 AI 智能体使用：",
-        page_as_markdown="本页的 Markdown 版本",
-        llms_summary="{name} 各页面的 Markdown 版本。",
-        llms_intro="下面的每个链接都指向 {name} 某个页面的 Markdown 版本。页面按站点的阅读"
-                   "顺序排列，并按章节分组。",
-        llms_sections="拥有独立 llms.txt 的章节：",
-        llms_languages="其他语言的站点：",
-        section_summary="{name} 中“{section}”章节页面的 Markdown 版本。",
-        section_intro="下面的每个链接都指向 {url} 下某个页面的 Markdown 版本。",
-        section_full="全部页面合为一个文件：",
-        section_site="整个站点：",
-        versions_default="默认版本，已在上方列出",
-    ),
-    "zh-Hant": Phrases(
-        site_index="網站索引：",
-        for_agents="供 AI 代理使用：",
-        page_as_markdown="本頁的 Markdown 版本",
-        llms_summary="{name} 各頁面的 Markdown 版本。",
-        llms_intro="下方每個連結都指向 {name} 某個頁面的 Markdown 版本。頁面依網站的閱讀"
-                   "順序排列，並依章節分組。",
-        llms_sections="擁有獨立 llms.txt 的章節：",
-        llms_languages="其他語言的網站：",
-        section_summary="{name} 中「{section}」章節頁面的 Markdown 版本。",
-        section_intro="下方每個連結都指向 {url} 下某個頁面的 Markdown 版本。",
-        section_full="全部頁面合併為一個檔案：",
-        section_site="整個網站：",
-        versions_default="預設版本，已列於上方",
-    ),
-}
-"""The built-in phrases by language tag: English, and the languages documentation is most
-often translated into."""
+_BOOK_FOLDER = "phrasebook"
+BUILTIN_LANGUAGES: tuple[str, ...] = (
+    "en", "de", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt", "ru", "tr", "uk", "zh-Hans",
+    "zh-Hant",
+)
+"""The languages of the built-in phrasebook: English, and the languages documentation is
+most often translated into. Each has its file, ``agentprose_core/phrasebook/<tag>.toml``."""
+
+
+class _Phrasebook(Mapping[str, Phrases]):
+    """The built-in phrases by language tag, each language read from its file the first
+    time a page in it asks (a build meets one or two of them)."""
+
+    def __getitem__(self, tag: str) -> Phrases:
+        if tag not in BUILTIN_LANGUAGES:
+            raise KeyError(tag)
+        return _read_language(tag)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(BUILTIN_LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(BUILTIN_LANGUAGES)
+
+
+@cache
+def _read_language(tag: str) -> Phrases:
+    text = (resources.files("agentprose_core") / _BOOK_FOLDER / f"{tag}.toml").read_text(
+        encoding="utf-8")
+    return Phrases(**tomllib.loads(text))
+
+
+PHRASEBOOK: Mapping[str, Phrases] = _Phrasebook()
+"""The built-in phrases by language tag (:data:`BUILTIN_LANGUAGES`)."""
 
 # Chinese written in traditional characters where the region says so, simplified elsewhere.
 _TRADITIONAL_REGIONS = frozenset({"TW", "HK", "MO"})
@@ -343,9 +168,11 @@ def phrases_for(lang: str | None, overrides: PhraseOverrides = ()) -> Phrases:
     return replace(chosen, **changes) if changes else chosen
 
 
-def translated(lang: str | None, overrides: PhraseOverrides = ()) -> bool:
+def translated(lang: str | None, overrides: PhraseOverrides = (), *,
+               menu: bool = False) -> bool:
     """Whether every phrase for ``lang`` is in that language: English text, a language
-    of the phrasebook, or one the setting gives every phrase of."""
+    of the phrasebook, or one the setting gives every phrase of (those of the page menu
+    only for a site that shows it)."""
     candidates = _candidates(lang)
     if not candidates or candidates[-1] == "en" or any(tag in PHRASEBOOK for tag in candidates):
         return True
@@ -353,7 +180,8 @@ def translated(lang: str | None, overrides: PhraseOverrides = ()) -> bool:
     for tag, texts in overrides:
         if (normalize_lang(tag) or tag) in candidates:
             given.update(name for name, _ in texts)
-    return given >= set(PHRASE_NAMES)
+    needed = set(PHRASE_NAMES) if menu else set(PHRASE_NAMES) - set(MENU_PHRASE_NAMES)
+    return given >= needed
 
 
 def phrase_problems(overrides: Iterable[tuple[str, Mapping[str, object]]]) -> list[str]:

@@ -174,10 +174,10 @@ class Settings:
     phrases: PhraseOverrides = _opt(
         (),
         "The fixed sentences agentprose writes (the views' site-index line, the pages' "
-        "hidden line for agents, the prose of `llms.txt`) for a language, by phrase name: "
-        "`{fi: {site_index: 'Sivuston hakemisto:'}}`. Built in: en, de, es, fr, it, ja, "
-        "ko, nl, pl, pt, ru, tr, uk, zh-Hans, zh-Hant; what is given neither here nor "
-        "there is English.",
+        "hidden line for agents, the prose of `llms.txt`, the page menu's words) for a "
+        "language, by phrase name: `{fi: {site_index: 'Sivuston hakemisto:'}}`. Built in: "
+        "en, de, es, fr, it, ja, ko, nl, pl, pt, ru, tr, uk, zh-Hans, zh-Hant; what is "
+        "given neither here nor there is English.",
         kinds=(dict,),
     )
     page_actions: bool = _opt(

@@ -11,19 +11,22 @@ changes no agent output.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 import pytest
 
 from agentprose_core import Settings, convert_fragment
+from agentprose_core.phrases import phrases_for
 from agentprose_core.render.pagemenu import menu_files
 
+from .menu_probe import menu_problems
 from .sites import commit_all, write_tree
 from .test_serve import _running
 
@@ -47,12 +50,13 @@ def _chromium() -> str:
     return found
 
 
-def _mkdocs_site(root: Path, theme: dict[str, Any], *, menu: bool = True) -> Path:
+def _mkdocs_site(root: Path, theme: dict[str, Any], *, menu: bool = True,
+                 options: dict[str, Any] | None = None) -> Path:
     import yaml
 
     config = {"site_name": "Coast", "site_url": BASE, "theme": theme,
               "nav": ["index.md", "tide-pools.md"],
-              "plugins": [{"agentprose": {"page_actions": menu}}]}
+              "plugins": [{"agentprose": {"page_actions": menu, **(options or {})}}]}
     write_tree(root, {"mkdocs.yml": yaml.safe_dump(config), "docs/index.md": "# Coast\n\nHi.\n",
                       "docs/tide-pools.md": PAGE})
     commit_all(root, "docs", DATE)  # the same dates in every build
@@ -67,12 +71,12 @@ def sphinx_site(root: Path, theme: str, *, menu: bool = True) -> Path:
     return _sphinx_site(root, theme, menu=menu)
 
 
-def _sphinx_site(root: Path, theme: str, *, menu: bool = True) -> Path:
+def _sphinx_site(root: Path, theme: str, *, menu: bool = True, conf: str = "") -> Path:
     write_tree(root / "src", {
         "conf.py": f"project = 'Coast'\nextensions = ['myst_parser', 'sphinx_agentprose'"
                    f"{THEME_EXTENSIONS.get(theme, '')}]\n"
                    f"html_baseurl = '{BASE}'\nhtml_theme = '{theme}'\n"
-                   f"agentprose_page_actions = {menu}\n",
+                   f"agentprose_page_actions = {menu}\n{conf}",
         "index.md": "# Coast\n\nHi.\n\n```{toctree}\ntide-pools\n```\n",
         "tide-pools.md": PAGE,
     })
@@ -137,7 +141,7 @@ def check_menu_in_browser(site: Path, theme: str) -> None:
                 page.goto(url + "tide-pools/")
                 toggle = page.locator(".agentprose-actions__toggle")
                 toggle.wait_for(state="visible", timeout=10_000)
-                _assert_placed(page, toggle, width, height)
+                assert menu_problems(page, width, height) == []
                 _assert_keyboard(page, toggle)
                 links = page.locator('.agentprose-actions__menu a[target="_blank"]')
                 encoded = quote(BASE + "tide-pools.md", safe="")
@@ -164,42 +168,6 @@ def check_menu_in_browser(site: Path, theme: str) -> None:
                 context.close()
         finally:
             browser.close()
-
-
-def _assert_placed(page: Any, toggle: Any, width: int, height: int) -> None:
-    """Visible, inside the viewport, and clear of the page's title."""
-    box = toggle.bounding_box()
-    assert box is not None
-    left, top = box["x"], box["y"]
-    right, bottom = left + box["width"], top + box["height"]
-    assert left >= 0, box
-    assert right <= width, box
-    assert top >= 0, box
-    assert bottom <= height, box
-    title = page.locator("h1:visible").first.bounding_box()
-    assert title is not None
-    apart_x = right <= title["x"] or title["x"] + title["width"] <= left
-    apart_y = bottom <= title["y"] or title["y"] + title["height"] <= top
-    assert apart_x or apart_y, (box, title)
-    assert page.evaluate(_COVERED) == [], "the menu's button overlaps the theme's controls"
-
-
-# The page's own controls that the menu's button overlaps, and whether anything (a
-# sticky header) lies over the button's centre.
-_COVERED = """() => {
-  const toggle = document.querySelector('.agentprose-actions__toggle');
-  const t = toggle.getBoundingClientRect();
-  const top = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
-  const found = top === toggle || toggle.contains(top) ? []
-    : ['covered by ' + top.outerHTML.slice(0, 80)];
-  for (const e of document.querySelectorAll('button, a[href], input, select, [role=button]')) {
-    if (e.closest('.agentprose-actions') || !e.getClientRects().length) continue;
-    const r = e.getBoundingClientRect();
-    if (r.width && r.height && !(r.right <= t.left || t.right <= r.left || r.bottom <= t.top
-        || t.bottom <= r.top)) found.push(e.outerHTML.slice(0, 80));
-  }
-  return found;
-}"""
 
 
 def _assert_keyboard(page: Any, toggle: Any) -> None:
@@ -295,3 +263,50 @@ def main_build(site: Path) -> int:
     from agentprose_core.cli import main
 
     return main(["build", str(site), "--base-url", BASE, "--quiet", "--page-actions"])
+
+
+LANGUAGE_SITES = {
+    # Japanese from the phrasebook; French reworded by the phrases option
+    "ja": lambda root: _sphinx_site(root, "alabaster", conf="language = 'ja'\n"),
+    "fr": lambda root: _mkdocs_site(
+        root, {"name": "material", "language": "fr", "features": ["navigation.instant"]},
+        options={"phrases": {"fr": {"menu_button": "Cette page pour votre assistant"}}}),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGE_SITES))
+def test_the_menu_speaks_the_pages_language(tmp_path: Path, lang: str) -> None:
+    chromium = _chromium()
+    from playwright.sync_api import sync_playwright
+
+    site = LANGUAGE_SITES[lang](tmp_path / lang)
+    words = phrases_for(lang)
+    button = "Cette page pour votre assistant" if lang == "fr" else words.menu_button
+    asked = (words.menu_prompt.replace("{url}", BASE + "tide-pools.md") + " "
+             + words.menu_prompt_map.replace("{url}", BASE + "llms.txt"))
+    with _running(site) as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium,
+                                         args=["--no-sandbox", "--disable-gpu"])
+        try:
+            context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+            page = context.new_page()
+            page.goto(url + ("" if lang == "fr" else "tide-pools/"))
+            if lang == "fr":  # the labels of the page the theme loads without a reload
+                page.locator('.md-nav a[href$="tide-pools/"]').first.click()
+                page.wait_for_url("**/tide-pools/")
+                page.wait_for_function("document.querySelector('.agentprose-actions__menu a')"
+                                       "?.getAttribute('href') === '/tide-pools.md'")
+            toggle = page.locator(".agentprose-actions__toggle")
+            assert toggle.text_content() == button
+            toggle.click()
+            items = page.locator(".agentprose-actions__menu [role=menuitem]")
+            assert items.all_text_contents() == [
+                words.menu_copy, words.menu_view,
+                *(words.menu_open.replace("{name}", name) for name in ("ChatGPT", "Claude"))]
+            href = items.nth(2).get_attribute("href") or ""
+            assert unquote(href.split("q=", 1)[1]) == asked
+            items.first.click()
+            page.wait_for_function("document.querySelector('.agentprose-actions__status')"
+                                   f".textContent === {json.dumps(words.menu_copied)}")
+        finally:
+            browser.close()

@@ -4,14 +4,24 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import string
+from pathlib import Path
 
 import llms_txt
 import pytest
 
 from agentprose_core.errors import ConfigError
 from agentprose_core.model import PageRecord, SiteRecord
-from agentprose_core.phrases import PHRASE_NAMES, PHRASEBOOK, Phrases, phrases_for, translated
+from agentprose_core.phrases import (
+    BUILTIN_LANGUAGES,
+    MENU_PHRASE_NAMES,
+    PHRASE_NAMES,
+    PHRASEBOOK,
+    Phrases,
+    phrases_for,
+    translated,
+)
 from agentprose_core.reading.llmstxt import (
     language_llms_files,
     linked_llms_files,
@@ -21,6 +31,7 @@ from agentprose_core.reading.text import parse_view
 from agentprose_core.render.bodyhint import body_hint
 from agentprose_core.render.index import check_pages
 from agentprose_core.render.llmstxt import render_llms_txt, render_section_llms_txt
+from agentprose_core.render.pagemenu import menu_files, menu_labels
 from agentprose_core.render.view import render_view, view_directive
 from agentprose_core.settings import Settings, settings_from_mapping
 
@@ -70,9 +81,16 @@ def test_the_setting_rewords_or_adds_a_language_phrase_by_phrase() -> None:
     french = phrases_for("fr-BE", settings.phrases)
     assert french.for_agents == "Pour les IA :"
     assert french.site_index == PHRASEBOOK["fr"].site_index
+    assert translated("fi", settings_from_mapping({"phrases": {"fi": {
+        name: getattr(PHRASEBOOK["en"], name) for name in PHRASE_NAMES
+        if name not in MENU_PHRASE_NAMES}}}).phrases)  # the menu's only for a site with it
     every = {name: f"{name} {{{'}{'.join(sorted(_fields(getattr(PHRASEBOOK['en'], name))))}}}"
              if _fields(getattr(PHRASEBOOK["en"], name)) else f"{name}:" for name in PHRASE_NAMES}
     assert translated("fi", settings_from_mapping({"phrases": {"fi": every}}).phrases)
+    partial = settings_from_mapping({"phrases": {"fi": {
+        name: text for name, text in every.items() if name != "menu_copy"}}}).phrases
+    assert translated("fi", partial)
+    assert not translated("fi", partial, menu=True)
 
 
 @pytest.mark.parametrize(("value", "message"), [
@@ -157,3 +175,28 @@ def test_phrases_are_a_frozen_record_of_every_name() -> None:
     assert tuple(f.name for f in dataclasses.fields(Phrases)) == PHRASE_NAMES
     with pytest.raises(dataclasses.FrozenInstanceError):
         PHRASEBOOK["en"].site_index = "x"  # type: ignore[misc]
+
+
+def test_the_phrasebook_has_a_file_for_each_language_and_nothing_else() -> None:
+    folder = Path(__file__).parents[1] / "agentprose_core" / "phrasebook"
+    assert sorted(path.stem for path in folder.glob("*.toml")) == sorted(BUILTIN_LANGUAGES)
+    assert sorted(path.name for path in folder.iterdir()) == sorted(
+        f"{tag}.toml" for tag in BUILTIN_LANGUAGES)
+    assert list(PHRASEBOOK) == list(BUILTIN_LANGUAGES)
+    assert "fi" not in PHRASEBOOK
+    with pytest.raises(KeyError):
+        PHRASEBOOK["fi"]
+
+
+@pytest.mark.parametrize("lang", sorted(PHRASEBOOK))
+def test_the_menus_words_are_the_pages_and_ascii(lang: str) -> None:
+    labels = menu_labels(lang)
+    assert labels.isascii()
+    words = PHRASEBOOK[lang]
+    assert json.loads(labels) == {name.removeprefix("menu_"): getattr(words, name)
+                                  for name in MENU_PHRASE_NAMES}
+    if lang == "en":  # every word comes from the page, none is the script's own
+        script = next(text for name, text in menu_files().items() if name.endswith(".js"))
+        for name in MENU_PHRASE_NAMES:
+            english = getattr(PHRASEBOOK["en"], name).split("{")[0].strip()
+            assert english not in script, english

@@ -131,7 +131,8 @@ def _untranslated(site: SiteRecord, pages: Sequence[PageRecord],
                   settings: Settings) -> list[Diagnostic]:
     """One note per language whose fixed sentences are written in English."""
     langs = sorted({lang for lang in (site.lang, *(page.lang for page in pages))
-                    if lang and not translated(lang, settings.phrases)})
+                    if lang and not translated(lang, settings.phrases,
+                                                 menu=settings.page_actions)})
     return [Diagnostic("untranslated",
                        f"agentprose has no phrases in '{lang}': its fixed sentences in the "
                        f"pages in '{lang}' are in English; give them with the 'phrases' "

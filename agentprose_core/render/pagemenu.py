@@ -1,6 +1,6 @@
 """The page menu (``page_actions``): a small control under a page's title that hands
 the page's agent view to a person's assistant: *Copy as Markdown*, *View as Markdown*,
-*Open in ChatGPT / Claude / …*.
+*Open in ChatGPT / Claude / …*, in the page's language.
 
 Its script and style ship with the package and are written once per site under
 ``_agentprose/``, a content hash in their names so that a host may cache them for good;
@@ -13,20 +13,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
+from functools import cache, lru_cache
 from html import escape
 from importlib import resources
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from agentprose_core.model import LLMS_NAME
+from agentprose_core.phrases import MENU_PHRASE_NAMES, PhraseOverrides, phrases_for
 from agentprose_core.urls import base_url_of
 
 if TYPE_CHECKING:
     from agentprose_core.model import PageRecord, SiteRecord
     from agentprose_core.settings import Settings
 
-__all__ = ["MENU_FOLDER", "menu_files", "menu_tags"]
+__all__ = ["MENU_FOLDER", "menu_files", "menu_labels", "menu_tags"]
 
 MENU_FOLDER = "_agentprose/"
 """Where a site's menu files are, under its root."""
@@ -56,4 +57,16 @@ def menu_tags(page: PageRecord, site: SiteRecord, settings: Settings) -> str:
     return (f'<link rel="stylesheet" href="{escape(base_path + style)}">\n'
             f'<script defer src="{escape(base_path + script)}" '
             f'data-view="{escape(page.markdown_url)}" data-llms="{escape(llms)}" '
-            f'data-links="{escape(links)}"></script>')
+            f'data-links="{escape(links)}" '
+            f'data-labels="{escape(menu_labels(page.lang or site.lang, settings.phrases))}">'
+            '</script>')
+
+
+@lru_cache(maxsize=64)  # asked once per page, of a handful of languages
+def menu_labels(lang: str | None, overrides: PhraseOverrides = ()) -> str:
+    """The menu's words in the page's language, as JSON (``{"copy": "Copy as Markdown",
+    …}``): what the script shows and the prompt it writes. ASCII, as the body hint is, so
+    the tag is the same bytes in a page of any encoding."""
+    words = phrases_for(lang, overrides)
+    return json.dumps({name.removeprefix("menu_"): getattr(words, name)
+                       for name in MENU_PHRASE_NAMES}, ensure_ascii=True)

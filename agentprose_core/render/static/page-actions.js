@@ -2,17 +2,23 @@
    assistant. No request leaves the site until the person clicks; no cookies. */
 (function () {
   "use strict";
-  var script = document.currentScript;
-  if (!script) return;
-  var links = JSON.parse(script.getAttribute("data-links") || "{}");
-  var llms = script.getAttribute("data-llms") || "";
+  var loaded = document.currentScript;
+  if (!loaded) return;
 
-  function viewOf() {
+  /* This page's settings: after Material's instant navigation the head holds the new
+     page's tag (its view, its language), not the one that loaded the script. */
+  function settingsOf() {
+    var tag = document.querySelector("script[data-labels]") || loaded;
     var alternate = document.querySelector('link[rel="alternate"][type="text/markdown"]');
-    var absolute = (alternate && alternate.href) || script.getAttribute("data-view") || "";
+    var absolute = (alternate && alternate.href) || tag.getAttribute("data-view") || "";
     var path = absolute;
     try { path = new URL(absolute, location.href).pathname; } catch (e) { /* keep it */ }
-    return { url: absolute, path: path };
+    return {
+      view: { url: absolute, path: path },
+      links: JSON.parse(tag.getAttribute("data-links") || "{}"),
+      llms: tag.getAttribute("data-llms") || "",
+      words: JSON.parse(tag.getAttribute("data-labels") || "{}")
+    };
   }
 
   function copyText(text) {
@@ -36,9 +42,13 @@
     return copied ? Promise.resolve() : Promise.reject(new Error("copy refused"));
   }
 
-  function prompt(view) {
-    return "Read " + view.url + " and answer my questions about it." +
-      (llms ? " The site's map: " + llms : "");
+  function fill(text, name, value) {
+    return String(text || "").split("{" + name + "}").join(value);
+  }
+
+  function prompt(page) {
+    var asked = fill(page.words.prompt, "url", page.view.url);
+    return page.llms ? asked + " " + fill(page.words.prompt_map, "url", page.llms) : asked;
   }
 
   function item(tag, label) {
@@ -53,7 +63,8 @@
     return { li: li, element: element };
   }
 
-  function build(view) {
+  function build(page) {
+    var view = page.view, words = page.words;
     var box = document.createElement("div");
     box.className = "agentprose-actions";
     box.setAttribute("data-ignore", "");  /* never content, even in a page saved from here */
@@ -62,7 +73,7 @@
     toggle.className = "agentprose-actions__toggle";
     toggle.setAttribute("aria-haspopup", "menu");
     toggle.setAttribute("aria-expanded", "false");
-    toggle.textContent = "Page as Markdown";
+    toggle.textContent = words.button;
     var menu = document.createElement("ul");
     menu.className = "agentprose-actions__menu";
     menu.setAttribute("role", "menu");
@@ -70,22 +81,21 @@
     var status = document.createElement("span");
     status.className = "agentprose-actions__status";
     status.setAttribute("role", "status");
-    var copy = item("button", "Copy as Markdown");
+    var copy = item("button", words.copy);
     copy.element.addEventListener("click", function () {
       fetch(view.path, { credentials: "same-origin" })
         .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
         .then(copyText)
-        .then(function () { status.textContent = "Copied"; close(true); })
-        .catch(function () { status.textContent = "Could not copy: opened instead"; window.open(view.path, "_blank", "noopener"); close(true); });
+        .then(function () { status.textContent = words.copied; close(true); })
+        .catch(function () { status.textContent = words.copy_failed; window.open(view.path, "_blank", "noopener"); close(true); });
     });
-    var show = item("a", "View as Markdown");
+    var show = item("a", words.view);
     show.element.href = view.path;
     var entries = [copy, show];
-    Object.keys(links).forEach(function (name) {
-      var open = item("a", "Open in " + name);
-      open.element.href = links[name]
-        .replace("{prompt}", encodeURIComponent(prompt(view)))
-        .replace("{url}", encodeURIComponent(view.url));
+    Object.keys(page.links).forEach(function (name) {
+      var open = item("a", fill(words.open, "name", name));
+      open.element.href = fill(fill(page.links[name], "prompt", encodeURIComponent(prompt(page))),
+                               "url", encodeURIComponent(view.url));
       open.element.target = "_blank";
       open.element.rel = "noopener noreferrer";
       entries.push(open);
@@ -131,9 +141,9 @@
   function place() {
     var old = document.querySelector(".agentprose-actions");
     if (old) old.remove();
-    var view = viewOf();
-    if (!view.url) return;
-    var box = build(view);
+    var page = settingsOf();
+    if (!page.view.url) return;
+    var box = build(page);
     /* the page's title: the first shown <h1> of its content (some themes keep a hidden
        one for print or for the sidebar) */
     var title = Array.prototype.filter.call(document.querySelectorAll(
