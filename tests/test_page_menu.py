@@ -11,13 +11,14 @@ changes no agent output.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
 import pytest
@@ -29,6 +30,9 @@ from agentprose_core.render.pagemenu import menu_files
 from .menu_probe import menu_problems
 from .sites import commit_all, write_tree
 from .test_serve import _running
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 BASE = "https://coast.example/"
 DATE = "2026-03-14T10:30:00+00:00"
@@ -230,32 +234,51 @@ def test_the_menu_follows_materials_instant_navigation(tmp_path: Path) -> None:
             browser.close()
 
 
-def test_a_page_without_a_title_gets_the_menu_in_a_corner(tmp_path: Path) -> None:
+@contextlib.contextmanager
+def _plain_page(tmp_path: Path, name: str, body: str,
+                viewport: tuple[int, int]) -> Iterator[Any]:
+    """A page of ``body`` added to the plain site, built with the menu by ``agentprose
+    build``, open in Chromium at ``viewport`` once the menu is shown."""
     chromium = _chromium()
     from playwright.sync_api import sync_playwright
 
     site = tmp_path / "site"
     shutil.copytree(Path(__file__).parent.parent / "examples" / "plain-site", site)
-    write_tree(site, {"notes.html": "<!doctype html><html lang=\"en\"><head><title>Notes"
-                                    "</title></head><body><main><p>Crabs hide under rocks."
-                                    "</p></main></body></html>"})
+    write_tree(site, {name: f"<!doctype html><html lang=\"en\"><head><title>{name}</title>"
+                            f"</head><body>{body}</body></html>"})
     assert main_build(site) == 0
     with _running(site) as url, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=chromium,
                                          args=["--no-sandbox", "--disable-gpu"])
         try:
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            page.goto(url + "notes.html")
-            toggle = page.locator(".agentprose-actions--floating .agentprose-actions__toggle")
-            toggle.wait_for(state="visible", timeout=10_000)
-            box = toggle.bounding_box()
-            assert box is not None
-            assert box["x"] + box["width"] <= 390
-            assert box["y"] + box["height"] <= 844
-            toggle.click()
-            assert page.get_by_role("menuitem", name="View as Markdown").is_visible()
+            page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+            page.goto(url + name)
+            page.locator(".agentprose-actions__toggle").wait_for(state="visible",
+                                                                 timeout=10_000)
+            yield page
         finally:
             browser.close()
+
+
+def test_a_page_without_a_title_gets_the_menu_in_a_corner(tmp_path: Path) -> None:
+    with _plain_page(tmp_path, "notes.html", "<main><p>Crabs hide under rocks.</p></main>",
+                     (390, 844)) as page:
+        toggle = page.locator(".agentprose-actions--floating .agentprose-actions__toggle")
+        box = toggle.bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] <= 390
+        assert box["y"] + box["height"] <= 844
+        toggle.click()
+        assert page.get_by_role("menuitem", name="View as Markdown").is_visible()
+
+
+def test_a_title_in_the_sites_header_is_not_the_pages(tmp_path: Path) -> None:
+    # The PEPs' theme: an <h1> with the site's name in the header, the page's in <main>.
+    with _plain_page(tmp_path, "pep.html", "<header><h1>Proposals</h1></header><main>"
+                     "<h1>PEP 8</h1><p>Style.</p></main>", (1280, 800)) as page:
+        assert page.evaluate("document.querySelector('.agentprose-actions')"
+                             ".previousElementSibling.textContent") == "PEP 8"
+        assert menu_problems(page, 1280, 800) == []
 
 
 def main_build(site: Path) -> int:
@@ -310,3 +333,78 @@ def test_the_menu_speaks_the_pages_language(tmp_path: Path, lang: str) -> None:
                                    f".textContent === {json.dumps(words.menu_copied)}")
         finally:
             browser.close()
+
+
+# Controls put where the button is, on the plain site's page: what the probe the tests
+# and bench/realworld/menu.py rely on must report, and what it must not.
+_CLIPPED = "<div style='position:absolute;overflow:hidden;width:0'><a href='#'>x</a></div>"
+_PLANTED = {
+    "covered": ("<div style='position:fixed;inset:0;z-index:1000'></div>", "covered by"),
+    "over a control": ("<a href='#' style='position:absolute'>x</a>", "overlaps"),
+    "clipped control": (_CLIPPED, None),
+    "hidden control": ("<button style='position:absolute;visibility:hidden'>x</button>", None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_PLANTED))
+def test_the_probe_sees_what_overlaps_the_button_and_only_that(tmp_path: Path,
+                                                               case: str) -> None:
+    chromium = _chromium()
+    from playwright.sync_api import sync_playwright
+
+    markup, expected = _PLANTED[case]
+    site = _built_site(tmp_path)
+    with _running(site) as url, sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=chromium,
+                                         args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(url + "tide-pools/")
+            page.locator(".agentprose-actions__toggle").wait_for(state="visible")
+            assert menu_problems(page, 1280, 800) == []
+            page.evaluate("""(markup) => {
+              const box = document.querySelector('.agentprose-actions');
+              const t = box.firstElementChild.getBoundingClientRect();
+              document.body.insertAdjacentHTML('afterbegin', markup);  // painted under it
+              const planted = document.body.firstElementChild;
+              if (planted.style.position === 'absolute') Object.assign(planted.style, {
+                left: t.left + scrollX + 'px', top: t.top + scrollY + 'px'});
+              for (const e of [planted, ...planted.querySelectorAll('*')])
+                if (e.matches('a, button')) Object.assign(e.style, {display: 'inline-block',
+                  width: t.width + 'px', height: t.height + 'px'});
+            }""", markup)
+            found = menu_problems(page, 1280, 800)
+            if expected is None:
+                assert found == []
+            else:
+                assert found
+                assert all(problem.startswith(expected) for problem in found), found
+        finally:
+            browser.close()
+
+
+def test_the_tags_data_reads_back_as_given_from_the_html() -> None:
+    from html.parser import HTMLParser
+
+    from agentprose_core.model import PageRecord, SiteRecord
+    from agentprose_core.render.pagemenu import menu_tags
+
+    links = {"Bob's <AI> & co": "https://ai.example/?q={prompt}&x='1'"}
+    settings = Settings(page_actions=True, page_action_links=tuple(links.items()))
+    site = SiteRecord(name="Coast", url=BASE, lang="fr")
+    page = PageRecord(url=BASE + "a/", markdown_url=BASE + "a.md", title="A",
+                      modified="2026-01-01T00:00:00Z", markdown="A.", lang="fr")
+    tags = menu_tags(page, site, settings)
+    assert tags.isascii()
+    found: dict[str, str | None] = {}
+
+    class Reader(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "script":
+                found.update(attrs)
+
+    Reader().feed(tags)
+    assert json.loads(found["data-links"] or "") == links
+    words = phrases_for("fr")
+    assert json.loads(found["data-labels"] or "")["prompt_map"] == words.menu_prompt_map
+    assert found["data-view"] == BASE + "a.md"

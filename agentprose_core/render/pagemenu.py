@@ -52,21 +52,28 @@ def menu_tags(page: PageRecord, site: SiteRecord, settings: Settings) -> str:
         return ""
     base_path = urlsplit(base_url_of(site.url)).path
     script, style = sorted(menu_files(), key=lambda name: not name.endswith(".js"))
-    links = json.dumps(dict(settings.page_action_links), ensure_ascii=True, sort_keys=False)
+    links = _json_attribute(dict(settings.page_action_links))
     llms = base_url_of(site.url) + LLMS_NAME if settings.llms_txt else ""
     return (f'<link rel="stylesheet" href="{escape(base_path + style)}">\n'
             f'<script defer src="{escape(base_path + script)}" '
             f'data-view="{escape(page.markdown_url)}" data-llms="{escape(llms)}" '
-            f'data-links="{escape(links)}" '
-            f'data-labels="{escape(menu_labels(page.lang or site.lang, settings.phrases))}">'
-            '</script>')
+            f'data-links={links} '
+            f'data-labels={menu_labels(page.lang or site.lang, settings.phrases)}></script>')
+
+
+def _json_attribute(value: object) -> str:
+    """``value`` as compact ASCII JSON in a single-quoted attribute: JSON's many double
+    quotes stay as they are (a double-quoted one spells each ``&quot;``)."""
+    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+    return "'" + text.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;") + "'"
 
 
 @lru_cache(maxsize=64)  # asked once per page, of a handful of languages
 def menu_labels(lang: str | None, overrides: PhraseOverrides = ()) -> str:
-    """The menu's words in the page's language, as JSON (``{"copy": "Copy as Markdown",
-    …}``): what the script shows and the prompt it writes. ASCII, as the body hint is, so
-    the tag is the same bytes in a page of any encoding."""
+    """The menu's words in the page's language, as the quoted value of an attribute
+    (``'{"copy":"Copy as Markdown",…}'``): what the script shows and the prompt it
+    writes. ASCII, as the body hint is, so the tag is the same bytes in a page of any
+    encoding."""
     words = phrases_for(lang, overrides)
-    return json.dumps({name.removeprefix("menu_"): getattr(words, name)
-                       for name in MENU_PHRASE_NAMES}, ensure_ascii=True)
+    return _json_attribute({name.removeprefix("menu_"): getattr(words, name)
+                            for name in MENU_PHRASE_NAMES})

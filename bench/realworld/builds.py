@@ -48,6 +48,11 @@ class BuildResult:
         return asdict(self)
 
 
+VARIANT_SETTINGS: dict[str, dict[str, bool]] = {"menu": {"page_actions": True}}
+"""agentprose's settings of the variants that set any (``menu.py``'s look at the page
+menu on real sites); the other variants take the defaults."""
+
+
 def uses_agentprose(variant: str) -> bool:
     """``bare`` and ``timing-bare`` build without agentprose, the others with it."""
     return not variant.endswith("bare")
@@ -174,8 +179,11 @@ def _zensical_build(site: Site, checkout: Path, python: Path, variant: str, out:
     if built.exit_code != 0 or not uses_agentprose(variant):
         return built
     second = log.with_name(f"{log.stem}-agentprose.log")
+    flags = [f"--{name.replace('_', '-')}"
+             for name, on in VARIANT_SETTINGS.get(variant, {}).items() if on]
     ours = _run([*prefix, str(python), "-m", "agentprose_core.cli", "build", str(out),
-                 "--base-url", base_url(site), "--source", str(checkout / site.docs_dir)],
+                 "--base-url", base_url(site), "--source", str(checkout / site.docs_dir),
+                 *flags],
                 cwd=original.parent, env=env, log=second, timeout=timeout or site.timeout)
     with log.open("a", encoding="utf-8") as whole:
         whole.write(second.read_text(encoding="utf-8", errors="replace"))
@@ -193,7 +201,8 @@ def _mkdocs_build(site: Site, checkout: Path, python: Path, variant: str, out: P
     original = checkout / site.config
     generated = original.with_name(f"mkdocs.realworld-{variant}.yml")
     options = {"site_url": base_url(site), "agentprose": uses_agentprose(variant),
-               "drop": list(site.drop_plugins), "overrides": site.overrides}
+               "drop": list(site.drop_plugins), "overrides": site.overrides,
+               "settings": VARIANT_SETTINGS.get(variant, {})}
     env = _env(site, agentprose_checkout if uses_agentprose(variant) else None)
     try:
         subprocess.run([str(python), str(HERE / "mkdocs_config.py"), str(original),
@@ -243,6 +252,8 @@ html_baseurl = _SETTINGS["base_url"]
 if _SETTINGS["agentprose"]:
     extensions = [*extensions, "sphinx_agentprose"]
     agentprose_cache = _SETTINGS["cache"]
+    for _key, _value in _SETTINGS["settings"].items():
+        globals()["agentprose_" + _key] = _value
 for _key, _value in _SETTINGS["overrides"].items():
     globals()[_key] = _value
 with open(_SETTINGS["info"], "w", encoding="utf-8") as _stream:
@@ -260,7 +271,8 @@ def _sphinx_build(site: Site, checkout: Path, python: Path, variant: str, out: P
     conf_dir = scratch / f"conf-{variant}"
     settings = {"conf_dir": str(checkout / site.config), "base_url": base_url(site),
                 "agentprose": uses_agentprose(variant), "overrides": site.overrides,
-                "info": str(scratch / f"conf-{variant}.json"), "cache": again}
+                "info": str(scratch / f"conf-{variant}.json"), "cache": again,
+                "settings": VARIANT_SETTINGS.get(variant, {})}
     conf = _WRAPPER.format(settings=json.dumps(settings))
     conf_file = conf_dir / "conf.py"
     if not (again and conf_file.exists() and conf_file.read_text(encoding="utf-8") == conf):

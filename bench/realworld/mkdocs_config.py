@@ -6,7 +6,8 @@ and ``INHERIT`` in the original)::
     python mkdocs_config.py ORIGINAL OUT OPTIONS_JSON
 
 OPTIONS_JSON: ``{"site_url": …, "agentprose": bool, "drop": [names], "overrides": {…},
-"cache": bool}`` (``cache``: agentprose's cache, off unless given).
+"cache": bool, "settings": {…}}`` (``cache``: agentprose's cache, off unless given;
+``settings``: more of agentprose's options).
 The new file sits next to the original, so relative paths in it keep their meaning.
 Lists are replaced, not merged, by ``INHERIT``: the plugins list is written whole.
 """
@@ -71,7 +72,8 @@ def main(argv: list[str]) -> int:
     plugins = [_offline(entry) for entry in _plugins(raw)
                if not _dropped(_plugin_name(entry), options.get("drop", []))]
     if options.get("agentprose"):
-        plugins.append({"agentprose": {"cache": bool(options.get("cache"))}})
+        plugins.append({"agentprose": {"cache": bool(options.get("cache")),
+                                       **options.get("settings", {})}})
     config: dict[str, Any] = {"INHERIT": original.name, "site_url": options["site_url"],
                               "plugins": plugins}
     config.update(options.get("overrides", {}))

@@ -144,11 +144,16 @@
     var page = settingsOf();
     if (!page.view.url) return;
     var box = build(page);
-    /* the page's title: the first shown <h1> of its content (some themes keep a hidden
-       one for print or for the sidebar) */
-    var title = Array.prototype.filter.call(document.querySelectorAll(
-      "article h1, main h1, [role=main] h1, .md-content h1, .body h1, .document h1, h1"),
-      function (h1) { return h1.getClientRects().length > 0; })[0];
+    /* the page's title: the first shown <h1> of its content, where the theme marks the
+       content (a header may have an <h1> of its own, and some themes keep a hidden one
+       for print or for the sidebar), else the first shown <h1> at all */
+    var title = null;
+    ["article h1", "main h1", "[role=main] h1", ".md-content h1", ".body h1",
+     ".document h1", "h1"].some(function (selector) {
+      title = Array.prototype.filter.call(document.querySelectorAll(selector),
+        function (h1) { return h1.getClientRects().length > 0; })[0] || null;
+      return title !== null;
+    });
     if (title && title.parentNode) {
       title.parentNode.insertBefore(box, title.nextSibling);
     } else {
