@@ -196,6 +196,13 @@ class Settings:
         "for none.",
         kinds=(dict,),
     )
+    mcp_endpoint: str | None = _opt(
+        None,
+        "Where the site's MCP endpoint answers: an absolute http(s) URL, or a path on the "
+        "site such as `/mcp`. The build then writes `agentprose-search.json`, the search "
+        "index an endpoint answers from. Unset, nothing is written for an endpoint.",
+        kinds=(str, NoneType),
+    )
     quiet: tuple[str, ...] = _opt(
         (),
         "Codes of the warnings to keep quiet, as the build shows them in brackets "
@@ -281,6 +288,11 @@ def _check(name: str, value: Any) -> Any:
         return _languages(value)
     if name == "page_action_links":
         return _action_links(value)
+    if name == "mcp_endpoint" and value is not None and not (
+            isinstance(value, str) and value.startswith(("https://", "http://", "/"))):
+        raise ConfigError("agentprose option 'mcp_endpoint' must be an absolute http(s) URL "
+                          f"or a path on the site that starts with '/', like '/mcp', not "
+                          f"{value!r}.")
     if isinstance(value, int) and not isinstance(value, bool) and value < 1:
         raise ConfigError(f"agentprose option '{name}' must be at least 1, not {value}.")
     if isinstance(value, (list, tuple)):

@@ -5,15 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentprose_core.mcp.search import (
-    Document,
-    SearchIndex,
-    best_passage,
-    names_in,
-    query_terms,
-    stem,
-    terms,
-)
+from agentprose_core.mcp.search import best_passage
+from agentprose_core.search.index import Document, SearchIndex
+from agentprose_core.search.terms import names_in, query_terms, stem, terms
 
 
 def test_terms_fold_case_and_accents_and_split_identifiers() -> None:
@@ -33,7 +27,7 @@ def test_common_endings_meet_at_one_stem() -> None:
 
 
 def _index(*documents: Document) -> SearchIndex:
-    return SearchIndex(list(documents))
+    return SearchIndex.build(list(documents))
 
 
 def test_a_title_outranks_the_same_word_in_a_body() -> None:
@@ -96,8 +90,8 @@ def test_a_long_passage_is_cut_near_its_first_match() -> None:
 @given(st.lists(st.text(max_size=40), min_size=1, max_size=8), st.text(max_size=20))
 def test_search_never_fails_and_is_deterministic(bodies: list[str], query: str) -> None:
     documents = [Document(f"t{n}", body=body) for n, body in enumerate(bodies)]
-    first = SearchIndex(documents).search(query, 5)
-    assert first == SearchIndex(documents).search(query, 5)
+    first = SearchIndex.build(documents).search(query, 5)
+    assert first == SearchIndex.build(documents).search(query, 5)
     assert all(0 <= hit.number < len(bodies) for hit in first)
 
 
@@ -107,7 +101,7 @@ def test_a_query_naming_an_api_object_finds_its_entry_first() -> None:
     api = Document("API", headings=" ".join(f"name{n}" for n in range(300)) + " send_file",
                    body="lorem ipsum " * 3000 + "send_file(path) sends a file.",
                    names=("flask.send_file", "flask.Flask.url_for"))
-    index = SearchIndex([guide, api])
+    index = SearchIndex.build([guide, api])
     assert [hit.number for hit in index.search("send_file", 5)] == [1, 0]
     assert index.search("Flask.url_for", 5)[0].number == 1
     assert index.search("url_for", 5)[0].number == 1
@@ -129,7 +123,7 @@ def test_the_passage_of_a_named_object_is_its_entry() -> None:
 
 def test_a_query_that_is_a_page_s_title_finds_that_page_first() -> None:
     # Material's docs: "Blog" is the title of the blog's index, and a word of many pages.
-    index = SearchIndex([Document("Basic blogs", body="blog " * 50),
+    index = SearchIndex.build([Document("Basic blogs", body="blog " * 50),
                          Document("Blog support just landed", body="blog " * 30),
                          Document("Blog", body="Posts.")])
     assert index.search("blog", 3)[0].number == 2

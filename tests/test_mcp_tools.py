@@ -13,10 +13,12 @@ import pytest
 
 from agentprose_core.cli import main as cli
 from agentprose_core.mcp import tools
-from agentprose_core.mcp.search import Document, SearchIndex, best_passage
+from agentprose_core.mcp.search import best_passage
 from agentprose_core.mcp.site import IndexProblem, LoadedSite, Post, site_from_index
 from agentprose_core.mcp.sources import FolderSource, UrlSource
 from agentprose_core.reading.text import parse_view
+from agentprose_core.search.index import Document, SearchIndex
+from agentprose_core.search.links import links_between
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,8 +42,13 @@ def _body(post: Post) -> str:
 
 
 def _search(site: LoadedSite) -> SearchIndex:
-    return SearchIndex([Document(p.title, " ".join(h.title for h in p.headings), p.summary,
+    return SearchIndex.build([Document(p.title, " ".join(h.title for h in p.headings), p.summary,
                                  _body(p)) for p in site.posts])
+
+
+def _links(site: LoadedSite) -> list[list[int]]:
+    return links_between([(p.url, p.markdown_url) for p in site.posts],
+                         [_body(p) for p in site.posts])
 
 
 def test_find_takes_page_urls_view_urls_and_paths(site: LoadedSite) -> None:
@@ -158,7 +165,7 @@ def test_search_gives_the_section_path_and_snippet(site: LoadedSite) -> None:
 def test_related_pages_say_why(site: LoadedSite) -> None:
     pools = site.find("/tide-pools/")
     assert pools is not None
-    links = tools.links_between(site, _body)
+    links = _links(site)
     answer = tools.related_pages(site, _search(site), links, pools)
     species = site.find("/tide-pools/species/")
     assert species is not None
@@ -172,7 +179,7 @@ def test_every_url_a_tool_answers_is_in_the_index(site: LoadedSite) -> None:
     known = {post.url for post in site.posts} | {site.url}
     answers = [tools.list_pages(site), tools.site_info(site, "", ""),
                tools.search_docs(site, _search(site), _body, "pools tide crabs"),
-               *(tools.related_pages(site, _search(site), tools.links_between(site, _body), p)
+               *(tools.related_pages(site, _search(site), _links(site), p)
                  for p in site.posts),
                *(tools.table_of_contents(p, None) for p in site.posts)]
     for answer in answers:

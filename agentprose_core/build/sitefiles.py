@@ -30,6 +30,7 @@ from agentprose_core.output.publish import publish, write_view
 from agentprose_core.records.metadata import PageFacts
 from agentprose_core.records.page import make_record
 from agentprose_core.render.decorate import decorate_page
+from agentprose_core.render.searchfile import SEARCH_NAME
 from agentprose_core.urls import output_path
 
 if TYPE_CHECKING:
@@ -89,7 +90,9 @@ def ours(names: Iterable[str], settings: Settings) -> set[str]:
     # Imported here, not with the module: 16 ms of every build (an HTTP server's).
     from agentprose_core.hosting.servers import host_files
 
-    return set(names) & {INDEX_NAME, LLMS_NAME, LLMS_FULL_NAME, *host_files(settings.host)}
+    search = (SEARCH_NAME,) if settings.mcp_endpoint else ()
+    return set(names) & {INDEX_NAME, LLMS_NAME, LLMS_FULL_NAME, *search,
+                         *host_files(settings.host)}
 
 
 def ready(_state: object) -> None:

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from agentprose_core.errors import InputError
 from agentprose_core.mcp import tools
-from agentprose_core.mcp.search import Document, SearchIndex
 from agentprose_core.mcp.site import IndexProblem, LoadedSite, Post
 from agentprose_core.mcp.sources import CallLimit, Source, source_for
 from agentprose_core.reading.text import parse_view
+from agentprose_core.search.index import SearchIndex, document_of
+from agentprose_core.search.links import links_between
+from agentprose_core.search.stored import stored_search
 from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
@@ -27,22 +29,33 @@ __all__ = ["Docs", "Reading", "make_server", "serve"]
 
 
 class _Indexing:
-    """The search index of one loaded site, built in a background thread."""
+    """The search index and links of one loaded site: read from the build's
+    ``agentprose-search.json`` when it has one for these posts, else built, in a
+    background thread either way."""
 
-    def __init__(self, site: LoadedSite, body: Callable[[Post], str]) -> None:
+    def __init__(self, site: LoadedSite, stored: object,
+                 body: Callable[[Post], str]) -> None:
         self.done = threading.Event()
         self.index: SearchIndex | None = None
+        self.links: list[list[int]] = []
+        self.stored = False
+        """Read from the build's file (which searched every page's body)."""
         self.failure = ""
-        threading.Thread(target=self._build, args=(site, body), name="agentprose-search",
-                         daemon=True).start()
+        threading.Thread(target=self._build, args=(site, stored, body),
+                         name="agentprose-search", daemon=True).start()
 
-    def _build(self, site: LoadedSite, body: Callable[[Post], str]) -> None:
+    def _build(self, site: LoadedSite, stored: object, body: Callable[[Post], str]) -> None:
         try:
-            self.index = SearchIndex([
-                Document(post.title, " ".join(h.title for h in post.headings),
-                         post.summary, body(post), tuple(h.id for h in post.headings
-                                                         if "." in h.id))
-                for post in site.posts])
+            found = stored_search(stored, [post.url for post in site.posts])
+            self.stored = found is not None
+            if found is None:
+                bodies = [body(post) for post in site.posts]
+                found = SearchIndex.build([
+                    document_of(post.title, [(h.title, h.id) for h in post.headings],
+                                post.summary, text)
+                    for post, text in zip(site.posts, bodies, strict=True)]), links_between(
+                        [(post.url, post.markdown_url) for post in site.posts], bodies)
+            self.index, self.links = found
         except Exception as error:  # told to the search that waits for it
             self.failure = str(error) or type(error).__name__
         finally:
@@ -59,8 +72,7 @@ class Reading:
         loaded = source.load()
         self.site, self.built = loaded.site, loaded.built
         self._bodies: dict[int, str] = {}
-        self._links: dict[int, set[int]] | None = None
-        self._indexing = _Indexing(self.site, self._searchable_body)
+        self._indexing = _Indexing(self.site, loaded.search, self._searchable_body)
 
     def body(self, post: Post) -> str:
         """The Markdown body of ``post``'s view: from the index, else from the view."""
@@ -79,26 +91,27 @@ class Reading:
 
     def searched(self) -> str:
         """What a search reads, as the tools describe it."""
-        if self.site.has_bodies or self.source.local:
+        self._indexing.done.wait()
+        if self.site.has_bodies or self.source.local or self._indexing.stored:
             return "titles, headings, summaries and page bodies"
         return ("titles, headings and summaries (the index carries no page bodies; "
                 "get_page and get_section fetch them)")
 
     def search_index(self) -> SearchIndex:
-        """The search index, once it is built (in the background, from the start)."""
+        """The search index, once it is read or built (in the background, from the
+        start)."""
         self._indexing.done.wait()
         if self._indexing.index is None:
             raise IndexProblem(f"the search index could not be built: "
                                f"{self._indexing.failure}")
         return self._indexing.index
 
-    def links(self) -> dict[int, set[int]]:
-        """Which pages link which, by position: built on first use."""
-        # The bodies search reads: a deployed site's body-less index is not fetched
-        # view by view (100,000 requests for one related_pages call).
-        if self._links is None:
-            self._links = tools.links_between(self.site, self._searchable_body)
-        return self._links
+    def links(self) -> list[list[int]]:
+        """Which pages link which, by position: with the search index."""
+        # Of a deployed site with a body-less index, from the bodies search reads: its
+        # views are not fetched one by one (100,000 requests for one related_pages call).
+        self.search_index()
+        return self._indexing.links
 
     def post(self, url_or_path: str) -> Post:
         """The page a tool call names by URL or path; a ValueError that says so otherwise."""

@@ -25,6 +25,7 @@ from agentprose_core.mcp.site import IndexProblem, LoadedSite, Post, parts_of, s
 from agentprose_core.model import INDEX_NAME
 from agentprose_core.reading.fetch import HttpRequest, HttpResponse, urllib_fetch
 from agentprose_core.reading.html import head_links
+from agentprose_core.render.searchfile import SEARCH_NAME
 
 __all__ = ["CallLimit", "FolderSource", "Loaded", "Source", "UrlSource", "source_for"]
 
@@ -47,6 +48,8 @@ class Loaded:
     site: LoadedSite
     built: str
     """When the index file was written (UTC ISO 8601), when the source says."""
+    search: object = None
+    """The decoded ``agentprose-search.json`` beside the index, when there is one."""
 
 
 class Source(Protocol):
@@ -117,7 +120,16 @@ class FolderSource:
                      data, dict) else []
         site = site_from_index(data, parts)
         built = _stamp(datetime.fromtimestamp(index.stat().st_mtime, UTC))
-        return Loaded(site, built)
+        return Loaded(site, built, self._search())
+
+    def _search(self) -> object:
+        """The folder's ``agentprose-search.json``, or None where it has none (or an
+        unreadable one: search is then built from the index)."""
+        stored = self.folder / SEARCH_NAME
+        try:
+            return _decode(stored.read_bytes(), str(stored))
+        except (OSError, IndexProblem):
+            return None
 
     def version(self) -> object:
         """The index file's time and size, or None without one."""
@@ -229,7 +241,15 @@ class UrlSource:
             stamp = _stamp(parsedate_to_datetime(built)) if built else ""
         except (TypeError, ValueError):
             stamp = ""
-        return Loaded(site, stamp)
+        return Loaded(site, stamp, self._search(urljoin(response.url, SEARCH_NAME)))
+
+    def _search(self, url: str) -> object:
+        """The site's ``agentprose-search.json``, or None where it has none (or an
+        unreadable one: search is then built from the index)."""
+        try:
+            return _decode(self.get(url, "application/json").body, url)
+        except IndexProblem:
+            return None
 
     def _index(self) -> HttpResponse:
         """``agentprose.json`` at the URL, next to it, or where its page links it."""

@@ -9,13 +9,17 @@ with a sentence that says what to ask instead; the server turns it into a tool e
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from agentprose_core.mcp.markdown import scan, without_markup
-from agentprose_core.mcp.search import Passage, SearchIndex, best_passage, terms
+from agentprose_core.mcp.search import Passage, best_passage
 from agentprose_core.mcp.site import Heading, LoadedSite, Post
-from agentprose_core.urls import page_key
+from agentprose_core.search.terms import terms
+
+if TYPE_CHECKING:
+    from agentprose_core.search.index import SearchIndex
 
 __all__ = ["MAX_CHARS", "Bodies", "capped", "get_section", "list_pages", "paged", "quoted",
            "related_pages", "search_docs", "site_info", "table_of_contents"]
@@ -301,24 +305,7 @@ def search_docs(site: LoadedSite, index: SearchIndex, bodies: Bodies, query: str
     return _fit(lines, head, lambda shown: f"[{len(hits) - shown} more left out.]")
 
 
-_VIEW_LINK = re.compile(r"\]\((https?://[^)\s]+)\)")
-
-
-def links_between(site: LoadedSite, bodies: Bodies) -> dict[int, set[int]]:
-    """For each post, the other posts its body links to."""
-    keys = {}
-    for post in site.posts:
-        keys[page_key(post.url)] = post.number
-        keys[page_key(post.markdown_url)] = post.number
-    graph: dict[int, set[int]] = {}
-    for post in site.posts:
-        linked = {keys.get(page_key(url.split("#", 1)[0])) for url in
-                  _VIEW_LINK.findall(bodies(post))}
-        graph[post.number] = {n for n in linked if n is not None and n != post.number}
-    return graph
-
-
-def related_pages(site: LoadedSite, index: SearchIndex, links: dict[int, set[int]],
+def related_pages(site: LoadedSite, index: SearchIndex, links: Sequence[Sequence[int]],
                   post: Post, limit: int = 5) -> str:
     """Pages near ``post``: links either way, shared section and tags, shared words."""
     limit = max(1, min(limit, MAX_RESULTS))
@@ -330,9 +317,9 @@ def related_pages(site: LoadedSite, index: SearchIndex, links: dict[int, set[int
             scores[number] = scores.get(number, 0.0) + score
             reasons.setdefault(number, []).append(why)
 
-    for number in links.get(post.number, ()):
+    for number in links[post.number]:
         add(number, 3.0, "linked from this page")
-    for number, targets in links.items():
+    for number, targets in enumerate(links):
         if post.number in targets:
             add(number, 3.0, "links to this page")
     for other in site.posts:

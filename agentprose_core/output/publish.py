@@ -23,6 +23,7 @@ from agentprose_core.render.llmstxt import (
     render_section_llms_txt,
 )
 from agentprose_core.render.pagemenu import menu_files
+from agentprose_core.render.searchfile import SEARCH_NAME, render_search_file
 from agentprose_core.render.view import render_view, view_directive
 from agentprose_core.urls import base_url_of, output_path
 from agentprose_core.viewsize import view_size
@@ -88,6 +89,8 @@ def publish(
     if settings.index:
         emit(INDEX_NAME, _index(site, kept, generator, settings, result.diagnostics,
                                        sizes=sizes))
+    if settings.mcp_endpoint:  # what an endpoint searches with
+        emit(SEARCH_NAME, render_search_file(kept, generator=generator))
     if settings.llms_txt:
         words = phrases_for(site.lang, settings.phrases)
         emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections, phrases=words))

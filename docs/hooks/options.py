@@ -23,6 +23,7 @@ _EXAMPLES: dict[str, Any] = {
     "site_description": "Guides for the Coast API.", "preprocess": "agent_hooks.py:tidy",
     "sections": {"Guides": ["guide/*.md"]},
     "languages": {"en": "https://docs.example.com/en/", "fr": "https://docs.example.com/fr/"},
+    "mcp_endpoint": "/mcp",
     "phrases": {"fi": {"site_index": "Sivuston hakemisto:"}},
     "page_action_links": {"Perplexity": "https://www.perplexity.ai/search?q={prompt}"},
     "quiet": ["no-git"],
