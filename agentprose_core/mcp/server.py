@@ -23,9 +23,9 @@ from agentprose_core.search.stored import stored_search
 from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
-__all__ = ["Docs", "Reading", "make_server", "serve"]
+__all__ = ["Docs", "Reading", "make_server", "run_tool", "serve"]
 
 
 class _Indexing:
@@ -184,15 +184,14 @@ def make_server(source: Source) -> Any:
     def site_info() -> str:
         """The documentation site: name, description, base URL, sections with their
         page counts, number of pages, and when the index was written."""
-        return answer(lambda it: tools.site_info(it.site, it.built, it.searched()))
+        return answer(lambda it: run_tool(it, "site_info", {}))
 
     @server.tool(name="search_docs")
     def search_docs(query: str, limit: int = 10) -> str:
         """Search the documentation: ranked full-text search over page titles, headings,
         summaries and bodies. Each result gives the page, the section path and a snippet.
         Use get_section or get_page to read a result."""
-        return answer(lambda it: tools.search_docs(it.site, it.search_index(), it.body,
-                                                   query, limit=limit))
+        return answer(lambda it: run_tool(it, "search_docs", {"query": query, "limit": limit}))
 
     @server.tool(name="list_pages")
     def list_pages(section: str = "", tag: str = "", since: str = "", limit: int = 50,
@@ -200,40 +199,60 @@ def make_server(source: Source) -> Any:
         """List the documentation's pages in reading order with title, URL, summary and
         dates. Filter by a section name (see site_info), a tag, or pages changed since a
         date (2026-03-14); page through with offset."""
-        return answer(lambda it: tools.list_pages(it.site, section=section, tag=tag,
-                                                  since=since, limit=limit, offset=offset))
+        return answer(lambda it: run_tool(it, "list_pages", {
+            "section": section, "tag": tag, "since": since, "limit": limit, "offset": offset}))
 
     @server.tool(name="get_page")
     def get_page(url_or_path: str, part: int = 1) -> str:
         """Read one page as Markdown (its agent view, with YAML front matter: title,
         canonical URL, dates). Give its URL or path. Long pages come in parts: ask
         again with part=2, 3, ... as the answer says."""
-        return answer(lambda it: tools.paged(source.view(it.post(url_or_path)), part))
+        return answer(lambda it: run_tool(it, "get_page", {"url_or_path": url_or_path,
+                                                           "part": part}))
 
     @server.tool(name="get_section")
     def get_section(url_or_path: str, heading: str, part: int = 1) -> str:
         """Read one section of a page: give the page and a heading's id or title (from
         table_of_contents), or an API object's name where the page documents one."""
-        return answer(lambda it: tools.get_section(
-            it.post(url_or_path), it.body(it.post(url_or_path)), heading, part))
+        return answer(lambda it: run_tool(it, "get_section", {
+            "url_or_path": url_or_path, "heading": heading, "part": part}))
 
     @server.tool(name="table_of_contents")
     def table_of_contents(url_or_path: str) -> str:
         """The outline of one page: its headings with their ids, nested by level."""
-        return answer(lambda it: _outline(it, it.post(url_or_path)))
+        return answer(lambda it: run_tool(it, "table_of_contents",
+                                          {"url_or_path": url_or_path}))
 
     @server.tool(name="related_pages")
     def related_pages(url_or_path: str, limit: int = 5) -> str:
         """Pages related to one page, with the reason: links between them, a shared
         section or tags, shared words."""
-        return answer(lambda it: tools.related_pages(it.site, it.search_index(), it.links(),
-                                                     it.post(url_or_path), limit))
+        return answer(lambda it: run_tool(it, "related_pages", {"url_or_path": url_or_path,
+                                                                "limit": limit}))
 
     return server
 
 
-def _outline(loaded: Reading, post: Post) -> str:
-    return tools.table_of_contents(post, None if post.headings else loaded.body(post))
+def run_tool(it: Reading, name: str, arguments: Mapping[str, Any]) -> str:
+    """What tool ``name`` answers with ``arguments`` (all of them given) on the site as
+    ``it`` read it; a ValueError that says what to ask instead when it cannot. The remote
+    endpoint's JavaScript answers the same calls with the same text."""
+    if name == "site_info":
+        return tools.site_info(it.site, it.built, it.searched())
+    if name == "search_docs":
+        return tools.search_docs(it.site, it.search_index(), it.body, arguments["query"],
+                                 limit=arguments["limit"])
+    if name == "list_pages":
+        return tools.list_pages(it.site, **arguments)
+    post = it.post(arguments["url_or_path"])
+    if name == "get_page":
+        return tools.paged(it.source.view(post), arguments["part"])
+    if name == "get_section":
+        return tools.get_section(post, it.body(post), arguments["heading"], arguments["part"])
+    if name == "table_of_contents":
+        return tools.table_of_contents(post, None if post.headings else it.body(post))
+    return tools.related_pages(it.site, it.search_index(), it.links(), post,
+                               arguments["limit"])
 
 
 def serve(target: str, http: tuple[str, int] | None = None) -> None:

@@ -140,11 +140,11 @@ def list_pages(site: LoadedSite, *, section: str = "", tag: str = "", since: str
     offset = max(0, offset)
     posts = site.posts
     if section:
-        wanted = section.casefold()
-        posts = [p for p in posts if any(name.casefold() == wanted for name in p.section)]
+        wanted = section.lower()
+        posts = [p for p in posts if any(name.lower() == wanted for name in p.section)]
     if tag:
-        wanted = tag.casefold()
-        posts = [p for p in posts if any(name.casefold() == wanted for name in p.tags)]
+        wanted = tag.lower()
+        posts = [p for p in posts if any(name.lower() == wanted for name in p.tags)]
     if since:
         start = _since(since)
         posts = [p for p in posts if p.modified.removesuffix("Z")[: len(start)] >= start]
@@ -194,7 +194,7 @@ _WORDS = re.compile(r"\w+")
 def _words(title: str) -> str:
     """A heading's words only, case-folded: what two spellings of one title share (an
     emoji or a symbol the index leaves out, punctuation, emphasis)."""
-    return " ".join(_WORDS.findall(_plain(title).casefold()))
+    return " ".join(_WORDS.findall(_plain(title).lower()))
 
 
 def _plain(title: str) -> str:
@@ -232,7 +232,7 @@ def _matches(mark: _Mark, wanted: str) -> bool:
     heading = mark.heading
     if wanted.removeprefix("#") in (heading.id, *mark.anchors) and wanted.strip("#"):
         return True
-    return heading.title.casefold() in (wanted.casefold(), _plain(wanted).casefold()) or (
+    return heading.title.lower() in (wanted.lower(), _plain(wanted).lower()) or (
         bool(_words(wanted)) and _words(heading.title) == _words(wanted))
 
 
@@ -269,9 +269,9 @@ def _fragment(post: Post, passage: Passage) -> str:
     if listed is not None:
         return f"{post.url}#{listed}" if ids[listed].level > 1 else post.url
     if passage.headings:
-        wanted = _plain(passage.headings[-1]).casefold()
+        wanted = _plain(passage.headings[-1]).lower()
         for heading in ids.values():
-            if heading.level > 1 and heading.title.casefold() == wanted:
+            if heading.level > 1 and heading.title.lower() == wanted:
                 return f"{post.url}#{heading.id}"
     return post.url
 
@@ -327,7 +327,7 @@ def related_pages(site: LoadedSite, index: SearchIndex, links: Sequence[Sequence
             same = other.section == post.section
             add(other.number, 2.0 if same else 1.0,
                 f"same section ({' › '.join(other.section if same else other.section[:1])})")
-        shared = {tag.casefold() for tag in post.tags} & {t.casefold() for t in other.tags}
+        shared = {tag.lower() for tag in post.tags} & {t.lower() for t in other.tags}
         if shared:
             add(other.number, min(len(shared), 3), f"tags: {', '.join(sorted(shared))}")
     own = index.term_scores(post.number)
@@ -336,7 +336,7 @@ def related_pages(site: LoadedSite, index: SearchIndex, links: Sequence[Sequence
     if hits and hits[0].score > 0:  # words every page has score 0: they relate none
         best = hits[0].score
         for hit in hits:
-            add(hit.number, round(2.0 * hit.score / best, 2), "shares words")
+            add(hit.number, 2.0 * hit.score / best, "shares words")
     ranked = sorted(scores, key=lambda number: (-scores[number], number))[:limit]
     if not ranked:
         return f"No pages related to {post.title} were found."
