@@ -54,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--page-actions", action="store_true",
                        help="show each page's menu: copy or view it as Markdown, open it "
                             "in ChatGPT or Claude")
+    build.add_argument("--mcp-endpoint", metavar="URL",
+                       help="where the site's MCP endpoint answers (a URL, or a path such "
+                            "as /mcp): writes agentprose-search.json for it")
     build.add_argument("--preprocess", metavar="MODULE:FUNCTION",
                        help="a function called with each page's content element first")
     build.add_argument("--quiet", action="store_true", help="print only warnings and errors")
@@ -168,6 +171,7 @@ def _build(args: argparse.Namespace) -> int:
         "site_description": args.description,
         "preprocess": args.preprocess,
         "page_actions": args.page_actions,
+        "mcp_endpoint": args.mcp_endpoint,
     })
     # Each command imports what it runs.
     from agentprose_core.build.postbuild import build_site

@@ -48,9 +48,11 @@ class BuildResult:
         return asdict(self)
 
 
-VARIANT_SETTINGS: dict[str, dict[str, bool]] = {"menu": {"page_actions": True}}
+VARIANT_SETTINGS: dict[str, dict[str, object]] = {"menu": {"page_actions": True},
+                                                  "mcp": {"mcp_endpoint": "/mcp"}}
 """agentprose's settings of the variants that set any (``menu.py``'s look at the page
-menu on real sites); the other variants take the defaults."""
+menu on real sites, ``mcp_parity.py``'s search index); the other variants take the
+defaults."""
 
 
 def uses_agentprose(variant: str) -> bool:
@@ -179,8 +181,9 @@ def _zensical_build(site: Site, checkout: Path, python: Path, variant: str, out:
     if built.exit_code != 0 or not uses_agentprose(variant):
         return built
     second = log.with_name(f"{log.stem}-agentprose.log")
-    flags = [f"--{name.replace('_', '-')}"
-             for name, on in VARIANT_SETTINGS.get(variant, {}).items() if on]
+    flags = [part for name, value in VARIANT_SETTINGS.get(variant, {}).items()
+             for part in ([f"--{name.replace('_', '-')}"] if value is True
+                          else [f"--{name.replace('_', '-')}", str(value)])]
     ours = _run([*prefix, str(python), "-m", "agentprose_core.cli", "build", str(out),
                  "--base-url", base_url(site), "--source", str(checkout / site.docs_dir),
                  *flags],

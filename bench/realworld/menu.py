@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
 import json
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 sys.dont_write_bytecode = True
@@ -28,12 +27,14 @@ REPOSITORY = HERE.parent.parent
 sys.path[:0] = [str(HERE), str(REPOSITORY)]
 
 import builds  # noqa: E402
-import sites as site_list  # noqa: E402
 from envs import ensure_venv, python_of  # noqa: E402
-from run import snapshot  # noqa: E402
+from run import sites_and_snapshot  # noqa: E402
 
 from tests.menu_probe import menu_problems  # noqa: E402
 from tests.test_serve import _running  # noqa: E402  (the tests' server in a thread)
+
+if TYPE_CHECKING:
+    import sites as site_list
 
 VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
 
@@ -147,10 +148,7 @@ def _row(entry: dict[str, Any]) -> str:
 
 def main() -> int:
     args = _arguments()
-    checkouts = args.checkouts.resolve()
-    chosen = site_list.by_name([name for name in args.sites.split(",") if name] or None)
-    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    agentprose = None if args.skip_build else snapshot(REPOSITORY, checkouts, stamp)
+    checkouts, chosen, agentprose = sites_and_snapshot(args)
     rows = []
     for site in chosen:
         print(f"  {site.name} ...", file=sys.stderr, flush=True)

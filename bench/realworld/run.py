@@ -71,6 +71,17 @@ def snapshot(agentprose: Path, checkouts: Path, stamp: str) -> Path:
     return target
 
 
+def sites_and_snapshot(args: argparse.Namespace) -> tuple[Path, list[Site], Path | None]:
+    """For the side scripts (menu.py, mcp_parity.py): the checkouts folder, the sites
+    ``--sites`` names, and a snapshot of this repository's packages to build with (None
+    with ``--skip-build``: the last builds are looked at again)."""
+    checkouts = args.checkouts.resolve()
+    chosen = site_list.by_name([name for name in args.sites.split(",") if name] or None)
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    return checkouts, chosen, None if args.skip_build else snapshot(HERE.parent.parent,
+                                                                      checkouts, stamp)
+
+
 def _builds_of(site: Site, checkouts: Path, agentprose: Path,
                skip: bool) -> dict[str, dict[str, Any]]:
     saved = builds.scratch_of(checkouts, site) / "builds.json"
