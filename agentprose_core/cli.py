@@ -72,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
     serve.add_argument("--base-path", default="/", help="the site's path, e.g. /docs/")
     serve.add_argument("--quiet", action="store_true", help="do not log requests")
+    serve.add_argument("--mcp", action="store_true",
+                       help="also answer MCP (Streamable HTTP) at the site's /mcp, from its "
+                            "agentprose.json")
     serve.add_argument("--detect-agents", action="store_true",
                        help="answer the agent view to known agent fetchers (Claude-User, "
                        "ChatGPT-User, ...) even when they ask for HTML")
@@ -200,8 +203,14 @@ def _build(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from agentprose_core.serve.server import run_server
 
+    endpoint = None
+    if args.mcp:
+        from agentprose_core.mcp.http import McpEndpoint
+        from agentprose_core.mcp.sources import FolderSource
+
+        endpoint = McpEndpoint(FolderSource(args.site_dir))
     run_server(args.site_dir, host=args.host, port=args.port, base_path=args.base_path,
-               quiet=args.quiet, detect_agents=args.detect_agents)
+               quiet=args.quiet, detect_agents=args.detect_agents, endpoint=endpoint)
     return 0
 
 

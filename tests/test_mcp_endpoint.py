@@ -1,9 +1,10 @@
-"""The remote MCP endpoint (issue 44) driven by the official MCP SDK's Streamable HTTP
-client, under Node (tests/js/serve_endpoint.mjs: the site's files and the endpoint on
-one origin, as a static host's function): initialize, the seven tools as ``agentprose
-mcp`` lists them, answers equal to ``agentprose mcp``'s on the same site (a search, a
-page, a section, a missing page, a URL on another origin, a bad argument), and the
-bounds: an oversized request, GET, a method it does not have."""
+"""The MCP endpoint over HTTP (issue 44) driven by the official MCP SDK's Streamable
+HTTP client: the JavaScript under Node (tests/js/serve_endpoint.mjs: the site's files and
+the endpoint on one origin, as a static host's function) and ``agentprose serve --mcp``.
+Initialize, the seven tools as ``agentprose mcp`` lists them, answers equal to
+``agentprose mcp``'s on the same site (a search, a page, a section, a missing page, a URL
+on another origin, a bad argument), and the bounds: an oversized request, GET, a method
+it does not have."""
 
 from __future__ import annotations
 
@@ -20,11 +21,13 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from agentprose_core.mcp import tools
+from agentprose_core.mcp.http import McpEndpoint
 from agentprose_core.mcp.server import Reading, make_server, run_tool
 from agentprose_core.mcp.sources import FolderSource
 
 from .test_mcp_js import _node
 from .test_search_file import built  # noqa: F401  (the built sites)
+from .test_serve import _running
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -33,8 +36,14 @@ ROOT = Path(__file__).resolve().parent.parent
 TOOL_LIST = ROOT / "agentprose_core" / "mcp" / "static" / "tool-list.json"
 
 
-@pytest.fixture
-def endpoint(built: Path) -> Iterator[str]:  # noqa: F811
+@pytest.fixture(params=["node", "serve"])
+def endpoint(request: pytest.FixtureRequest, built: Path) -> Iterator[str]:  # noqa: F811
+    """The endpoint beside the site's files: the JavaScript under Node, or
+    ``agentprose serve --mcp``."""
+    if request.param == "serve":
+        with _running(built, endpoint=McpEndpoint(FolderSource(built))) as url:
+            yield url + "mcp"
+        return
     with subprocess.Popen([_node(), str(ROOT / "tests" / "js" / "serve_endpoint.mjs"),
                            str(built)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                           text=True) as process:

@@ -23,8 +23,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote
+from typing import Any, Protocol
+from urllib.parse import quote, urlsplit
 
 from agentprose_core.errors import InputError
 from agentprose_core.serve.answers import Request, Response, Site, respond
@@ -32,7 +32,8 @@ from agentprose_core.serve.heads import HeadGate
 from agentprose_core.sitepaths import SAFE, normalize_base_path
 from agentprose_core.version import __version__
 
-__all__ = ["TIMEOUT", "WORKERS", "PreviewServer", "make_server", "run_server", "serve_forever"]
+__all__ = ["TIMEOUT", "WORKERS", "BodyAnswer", "Endpoint", "PreviewServer", "make_server",
+           "run_server", "serve_forever"]
 
 WORKERS = 32  # connections served at once; more wait in the queue
 TIMEOUT = 30.0  # seconds a client may stay silent before it is disconnected
@@ -43,6 +44,40 @@ _HEAD_SECONDS = 5.0  # for a request's head to come whole, from its connection o
 # Open connections (waiting for their head, for a worker, or served); beyond, new ones are
 # closed at once rather than held without bound (each holds a file descriptor).
 _MAX_CONNECTIONS = 512
+
+
+class BodyAnswer(Protocol):
+    """An endpoint's answer."""
+
+    @property
+    def status(self) -> int:
+        """The HTTP status."""
+        ...
+
+    @property
+    def headers(self) -> tuple[tuple[str, str], ...]:
+        """The headers, but Content-Length and Connection."""
+        ...
+
+    @property
+    def body(self) -> bytes:
+        """The body."""
+        ...
+
+
+class Endpoint(Protocol):
+    """What answers requests with a body at one path (``serve --mcp``'s MCP endpoint)."""
+
+    def answer(self, method: str, body: bytes) -> BodyAnswer:
+        """The answer to a request of ``method`` with ``body``."""
+        ...
+
+    def too_large(self) -> BodyAnswer:
+        """The answer to a body over :data:`ENDPOINT_MAX_BYTES`."""
+        ...
+
+
+ENDPOINT_MAX_BYTES = 65_536
 
 
 class PreviewServer(HTTPServer):
@@ -58,8 +93,11 @@ class PreviewServer(HTTPServer):
     request_queue_size = 512
 
     def __init__(self, address: tuple[str, int], site: Site, *, quiet: bool = False,
-                 workers: int = WORKERS, timeout: float = TIMEOUT) -> None:
+                 workers: int = WORKERS, timeout: float = TIMEOUT,
+                 endpoint: Endpoint | None = None) -> None:
         self.site = site
+        self.endpoint = endpoint
+        """Answers ``POST``s to ``<base path>mcp`` (``serve --mcp``)."""
         self.quiet = quiet
         self.idle_timeout = timeout
         self.workers = workers
@@ -70,6 +108,7 @@ class PreviewServer(HTTPServer):
         self._accepted = 0  # open connections: waiting for a head or a worker, or served
         self._open: set[socket.socket] = set()  # connections being served
         self._heads: dict[socket.socket, bytes] = {}  # the head each one's handler reads
+        self._rests: dict[socket.socket, bytes] = {}  # what came after it: a body's start
         self._closing = False
         self._gate = HeadGate(self._head_came, dropped=self._dropped, most=_MAX_CONNECTIONS)
         super().__init__(address, _Handler)
@@ -109,6 +148,7 @@ class PreviewServer(HTTPServer):
             if self._closing:
                 raise ConnectionAbortedError
             self._heads[connection] = head
+            self._rests[connection] = rest
             future = self._pool.submit(self._serve_connection, connection, address)
         # Outside the lock: a future already done runs its callback here and now.
         future.add_done_callback(functools.partial(self._connection_done, connection, address,
@@ -122,6 +162,11 @@ class PreviewServer(HTTPServer):
         """The head the gate read for ``connection`` (once)."""
         with self._lock:
             return self._heads.pop(connection, b"")
+
+    def take_rest(self, connection: socket.socket) -> bytes:
+        """What the gate read for ``connection`` after the head (once)."""
+        with self._lock:
+            return self._rests.pop(connection, b"")
 
     def _serve_connection(self, request: socket.socket, client_address: Any) -> bool:
         """Answer one request; True when the connection stays open for the next."""
@@ -139,6 +184,7 @@ class PreviewServer(HTTPServer):
             with self._lock:
                 self._open.discard(request)
                 self._heads.pop(request, None)
+                self._rests.pop(request, None)
 
     def _connection_done(self, request: socket.socket, address: Any, rest: bytes,
                          future: Future[bool]) -> None:
@@ -204,6 +250,10 @@ class _Handler(BaseHTTPRequestHandler):
         return ", ".join(values) if values else None
 
     def _answer(self) -> None:
+        endpoint = self.server.endpoint
+        if endpoint is not None and urlsplit(self.path).path == self.server.site.base_path + "mcp":
+            self._send(self._endpoint_answer(endpoint))
+            return
         if self.headers.get("Content-Length", "0").strip() != "0" or \
                 self.headers.get("Transfer-Encoding"):
             self.close_connection = True  # a body is never read: no next request after it
@@ -232,6 +282,32 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self._send_body(response)
 
+    def _endpoint_answer(self, endpoint: Endpoint) -> BodyAnswer:
+        """The endpoint's answer, its body read (the connection closes after it)."""
+        self.close_connection = True
+        length = self.headers.get("Content-Length", "0").strip()
+        if self.headers.get("Transfer-Encoding") or not length.isdigit():
+            return endpoint.answer("POST", b"\xff")  # unreadable: a parse error
+        if int(length) > ENDPOINT_MAX_BYTES:
+            return endpoint.too_large()
+        body = self.server.take_rest(self.connection)[:int(length)]
+        while len(body) < int(length):
+            chunk = self.connection.recv(int(length) - len(body))
+            if not chunk:
+                break
+            body += chunk
+        return endpoint.answer(self.command, body)
+
+    def _send(self, answer: BodyAnswer) -> None:
+        self.send_response(answer.status)
+        for name, value in answer.headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(answer.body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(answer.body)
+
     def _send_body(self, response: Response) -> None:
         if response.file is None:
             if response.body:
@@ -259,7 +335,7 @@ class _Handler(BaseHTTPRequestHandler):
 def make_server(site_dir: Path | str, *, host: str = "127.0.0.1", port: int = 8000,
                 base_path: str = "/", quiet: bool = False,
                 detect_agents: bool = False, workers: int = WORKERS,
-                timeout: float = TIMEOUT) -> PreviewServer:
+                timeout: float = TIMEOUT, endpoint: Endpoint | None = None) -> PreviewServer:
     """A server bound to ``host:port`` (``0``: any free port) for the site in ``site_dir``;
     ``detect_agents`` answers the view to known agent fetchers whatever their ``Accept``.
 
@@ -272,7 +348,8 @@ def make_server(site_dir: Path | str, *, host: str = "127.0.0.1", port: int = 80
         raise InputError(f"No such directory: {root}. Give the folder of the built site.")
     site = Site(root.resolve(), normalize_base_path(base_path), detect_agents=detect_agents)
     try:
-        return PreviewServer((host, port), site, quiet=quiet, workers=workers, timeout=timeout)
+        return PreviewServer((host, port), site, quiet=quiet, workers=workers, timeout=timeout,
+                             endpoint=endpoint)
     except OSError as error:
         raise InputError(f"Cannot listen on {host}:{port}: {error.strerror or error}.") from error
 
@@ -286,10 +363,13 @@ def serve_forever(server: PreviewServer, *, poll_interval: float = 0.5) -> None:
 
 
 def run_server(site_dir: Path | str, *, host: str = "127.0.0.1", port: int = 8000,
-               base_path: str = "/", quiet: bool = False, detect_agents: bool = False) -> None:
+               base_path: str = "/", quiet: bool = False, detect_agents: bool = False,
+               endpoint: Endpoint | None = None) -> None:
     """``agentprose serve``: announce the URL on standard error and serve until Ctrl+C."""
     server = make_server(site_dir, host=host, port=port, base_path=base_path, quiet=quiet,
-                         detect_agents=detect_agents)
+                         detect_agents=detect_agents, endpoint=endpoint)
     sys.stderr.write(f"agentprose: serving {site_dir} at {server.url} (Ctrl+C to stop)\n")
+    if endpoint is not None:
+        sys.stderr.write(f"agentprose: MCP endpoint at {server.url}mcp\n")
     sys.stderr.flush()
     serve_forever(server)
