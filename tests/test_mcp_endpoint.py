@@ -152,3 +152,14 @@ def test_the_endpoint_keeps_its_bounds(endpoint: str) -> None:
     with refused.value as error:
         assert error.code == 405
         assert error.headers["allow"] == "POST, OPTIONS"
+
+
+def test_serve_asks_for_a_length(built: Path) -> None:  # noqa: F811
+    import socket
+
+    with _running(built, endpoint=McpEndpoint(FolderSource(built))) as url:
+        port = int(url.rsplit(":", 1)[1].strip("/"))
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+            connection.sendall(b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked"
+                               b"\r\nContent-Type: application/json\r\n\r\n0\r\n\r\n")
+            assert connection.recv(200).startswith(b"HTTP/1.1 411 ")

@@ -20,6 +20,7 @@ from agentprose_core.mcp import tools
 from agentprose_core.mcp.server import Docs, run_tool
 from agentprose_core.mcp.site import IndexProblem
 from agentprose_core.mcp.sources import CallLimit, Source
+from agentprose_core.serve.server import ENDPOINT_MAX_BYTES
 from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_REQUEST_BYTES", "HttpAnswer", "McpEndpoint", "tool_list"]
 
-MAX_REQUEST_BYTES = 65_536
+MAX_REQUEST_BYTES = ENDPOINT_MAX_BYTES
 _VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 _ERROR_CHARS = 4_000
 _INSTRUCTIONS = ("Tools over this documentation site: search it, list its pages, read a "

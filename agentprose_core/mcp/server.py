@@ -91,8 +91,10 @@ class Reading:
 
     def searched(self) -> str:
         """What a search reads, as the tools describe it."""
-        self._indexing.done.wait()
-        if self.site.has_bodies or self.source.local or self._indexing.stored:
+        if self.site.has_bodies or self.source.local:
+            return "titles, headings, summaries and page bodies"
+        self._indexing.done.wait()  # a deployed site's own search file searched them too
+        if self._indexing.stored:
             return "titles, headings, summaries and page bodies"
         return ("titles, headings and summaries (the index carries no page bodies; "
                 "get_page and get_section fetch them)")

@@ -21,6 +21,7 @@ import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any, Protocol
@@ -32,8 +33,8 @@ from agentprose_core.serve.heads import HeadGate
 from agentprose_core.sitepaths import SAFE, normalize_base_path
 from agentprose_core.version import __version__
 
-__all__ = ["TIMEOUT", "WORKERS", "BodyAnswer", "Endpoint", "PreviewServer", "make_server",
-           "run_server", "serve_forever"]
+__all__ = ["ENDPOINT_MAX_BYTES", "TIMEOUT", "WORKERS", "BodyAnswer", "Endpoint",
+           "PreviewServer", "make_server", "run_server", "serve_forever"]
 
 WORKERS = 32  # connections served at once; more wait in the queue
 TIMEOUT = 30.0  # seconds a client may stay silent before it is disconnected
@@ -78,6 +79,14 @@ class Endpoint(Protocol):
 
 
 ENDPOINT_MAX_BYTES = 65_536
+"""The largest request body an endpoint reads."""
+
+
+@dataclass(frozen=True)
+class _LengthRequired:
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
 
 
 class PreviewServer(HTTPServer):
@@ -287,7 +296,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         length = self.headers.get("Content-Length", "0").strip()
         if self.headers.get("Transfer-Encoding") or not length.isdigit():
-            return endpoint.answer("POST", b"\xff")  # unreadable: a parse error
+            return _LengthRequired(411, (("Content-Type", "text/plain; charset=utf-8"),),
+                                   b"Send the request with a Content-Length.\n")
         if int(length) > ENDPOINT_MAX_BYTES:
             return endpoint.too_large()
         body = self.server.take_rest(self.connection)[:int(length)]
