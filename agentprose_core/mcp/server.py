@@ -182,20 +182,29 @@ def make_server(source: Source) -> Any:
         "list its pages, read a page, its outline or one section. Start with site_info "
         "or search_docs; cite the page URLs the tools give.")
 
-    @server.tool(name="site_info")
+    def tool(function: Callable[..., str]) -> Callable[..., str]:
+        """Register ``function`` as the tool of its name; its docstring, on one line (as
+        every Python writes it: 3.13 strips a docstring's indent, 3.11 keeps it), says
+        what the tool does."""
+        about = " ".join((function.__doc__ or "").split())
+        registered: Callable[..., str] = server.tool(name=function.__name__,
+                                                     description=about)(function)
+        return registered
+
+    @tool
     def site_info() -> str:
         """The documentation site: name, description, base URL, sections with their
         page counts, number of pages, and when the index was written."""
         return answer(lambda it: run_tool(it, "site_info", {}))
 
-    @server.tool(name="search_docs")
+    @tool
     def search_docs(query: str, limit: int = 10) -> str:
         """Search the documentation: ranked full-text search over page titles, headings,
         summaries and bodies. Each result gives the page, the section path and a snippet.
         Use get_section or get_page to read a result."""
         return answer(lambda it: run_tool(it, "search_docs", {"query": query, "limit": limit}))
 
-    @server.tool(name="list_pages")
+    @tool
     def list_pages(section: str = "", tag: str = "", since: str = "", limit: int = 50,
                    offset: int = 0) -> str:
         """List the documentation's pages in reading order with title, URL, summary and
@@ -204,7 +213,7 @@ def make_server(source: Source) -> Any:
         return answer(lambda it: run_tool(it, "list_pages", {
             "section": section, "tag": tag, "since": since, "limit": limit, "offset": offset}))
 
-    @server.tool(name="get_page")
+    @tool
     def get_page(url_or_path: str, part: int = 1) -> str:
         """Read one page as Markdown (its agent view, with YAML front matter: title,
         canonical URL, dates). Give its URL or path. Long pages come in parts: ask
@@ -212,20 +221,20 @@ def make_server(source: Source) -> Any:
         return answer(lambda it: run_tool(it, "get_page", {"url_or_path": url_or_path,
                                                            "part": part}))
 
-    @server.tool(name="get_section")
+    @tool
     def get_section(url_or_path: str, heading: str, part: int = 1) -> str:
         """Read one section of a page: give the page and a heading's id or title (from
         table_of_contents), or an API object's name where the page documents one."""
         return answer(lambda it: run_tool(it, "get_section", {
             "url_or_path": url_or_path, "heading": heading, "part": part}))
 
-    @server.tool(name="table_of_contents")
+    @tool
     def table_of_contents(url_or_path: str) -> str:
         """The outline of one page: its headings with their ids, nested by level."""
         return answer(lambda it: run_tool(it, "table_of_contents",
                                           {"url_or_path": url_or_path}))
 
-    @server.tool(name="related_pages")
+    @tool
     def related_pages(url_or_path: str, limit: int = 5) -> str:
         """Pages related to one page, with the reason: links between them, a shared
         section or tags, shared words."""
