@@ -163,3 +163,25 @@ def test_serve_asks_for_a_length(built: Path) -> None:  # noqa: F811
             connection.sendall(b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked"
                                b"\r\nContent-Type: application/json\r\n\r\n0\r\n\r\n")
             assert connection.recv(200).startswith(b"HTTP/1.1 411 ")
+
+
+def test_a_site_without_its_search_file_says_what_to_set(built: Path,  # noqa: F811
+                                                         tmp_path: Path) -> None:
+    import shutil as files
+
+    site = tmp_path / "site"
+    files.copytree(built, site)
+    (site / "agentprose-search.json").unlink()
+    with subprocess.Popen([_node(), str(ROOT / "tests" / "js" / "serve_endpoint.mjs"),
+                           str(site)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          text=True) as process:
+        try:
+            assert process.stdout is not None
+            url = process.stdout.readline().strip() + "mcp"
+            _, answer = _post(url, json.dumps({
+                "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "site_info", "arguments": {}}}).encode())
+        finally:
+            process.kill()
+    assert answer["result"]["isError"] is True
+    assert "mcp_endpoint option" in answer["result"]["content"][0]["text"]

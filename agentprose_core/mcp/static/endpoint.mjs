@@ -76,7 +76,12 @@ async function load(readFile) {
     parts.push(JSON.parse(await (await text(decodeURI(url.slice(base.length)))).text()));
   }
   const site = siteFromIndex(index, parts);
-  const stored = storedSearch(JSON.parse(await (await text("agentprose-search.json")).text()),
+  const searchFile = await readFile("agentprose-search.json");
+  if (!searchFile || !searchFile.ok) {
+    throw new IndexProblem("the site has no agentprose-search.json: build it with " +
+      "agentprose's mcp_endpoint option set to this endpoint's URL");
+  }
+  const stored = storedSearch(JSON.parse(await searchFile.text()),
     site.posts.map((post) => post.url));
   if (stored === null) {
     throw new IndexProblem("agentprose-search.json does not belong to this agentprose.json: " +
