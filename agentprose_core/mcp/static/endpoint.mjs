@@ -134,9 +134,17 @@ export function createEndpoint({ readFile, version = "" }) {
     try {
       const args = argumentsOf(tool, params.arguments);
       const it = await reading();
-      text = capped(await Promise.race([runTool(it, tool.name, args), new Promise((_, fail) =>
-        setTimeout(() => fail(new ToolProblem(`this call took more than ${CALL_SECONDS} seconds ` +
-          "and stopped: ask for fewer results, or one page at a time")), CALL_SECONDS * 1000))]));
+      let timer;
+      const late = new Promise((_, fail) => {
+        timer = setTimeout(() => fail(new ToolProblem(`this call took more than ${CALL_SECONDS} ` +
+          "seconds and stopped: ask for fewer results, or one page at a time")),
+        CALL_SECONDS * 1000);
+      });
+      try {
+        text = capped(await Promise.race([runTool(it, tool.name, args), late]));
+      } finally {
+        clearTimeout(timer); // no timer outlives its call
+      }
     } catch (error) {
       if (error instanceof IndexProblem || error instanceof SyntaxError) {
         text = capped(`cannot read the site: ${error.message}`, ERROR_CHARS);
