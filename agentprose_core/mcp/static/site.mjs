@@ -2,6 +2,8 @@
 // A port of agentprose_core/mcp/site.py, of urls.page_key and of the urljoin that
 // find() uses, and of reading a view's body (reading/text.parse_view).
 
+import { repr, strip } from "./text.mjs";
+
 export class IndexProblem extends Error {}
 
 const PLAIN_URL = /^([A-Za-z][A-Za-z0-9+.\-]*):\/\/([A-Za-z0-9.\-:]+)(\/[A-Za-z0-9/:@!$&'()*+,;=\-._~]*)?(?:[?#][\s\S]*)?$/;
@@ -111,7 +113,7 @@ function document(data, name) {
 
 function pythonRepr(value) {
   if (value === undefined || value === null) return "None";
-  if (typeof value === "string") return `'${value}'`;
+  if (typeof value === "string") return repr(value);
   if (typeof value === "boolean") return value ? "True" : "False";
   return String(value);
 }
@@ -215,7 +217,7 @@ export class LoadedSite {
 
   /** The post a page URL, view URL or site path names, or null. */
   find(urlOrPath) {
-    let wanted = stripWhitespace(urlOrPath);
+    let wanted = strip(urlOrPath);
     if (!wanted) return null;
     if (!wanted.includes("://")) wanted = urljoin(this.url, wanted.replace(/^\/+/, ""));
     wanted = wanted.split("#")[0].split("?")[0];
@@ -239,12 +241,6 @@ export class LoadedSite {
     }
     return [...counts];
   }
-}
-
-const SPACE_EDGES = /^[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
-
-function stripWhitespace(value) {
-  return value.replace(SPACE_EDGES, "");
 }
 
 const DIRECTIVE = /^> [^[\]\n]{1,80} \[(?:llms\.txt|agentprose\.json)\]\(\S/;

@@ -130,12 +130,3 @@ const EDGES = new RegExp("^[" + SPACE + "]+|[" + SPACE + "]+$", "gu");
 export function strip(text) {
   return text.replace(EDGES, "");
 }
-
-/** `text.strip(chars)` for a few ASCII characters. */
-export function stripChars(text, chars) {
-  let start = 0;
-  let end = text.length;
-  while (start < end && chars.includes(text[start])) start++;
-  while (end > start && chars.includes(text[end - 1])) end--;
-  return text.slice(start, end);
-}

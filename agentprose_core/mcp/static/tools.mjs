@@ -4,7 +4,7 @@
 
 import { bestPassage, scan, withoutMarkup } from "./markdown.mjs";
 import { terms } from "./search.mjs";
-import { CodePoints, compareText, floatText, grouped, len, repr, strip } from "./text.mjs";
+import { CodePoints, collapse, compareText, floatText, grouped, len, repr, strip } from "./text.mjs";
 
 export const MAX_CHARS = 20000;
 const FOOTER_ROOM = 200;
@@ -156,9 +156,7 @@ function wordsOf(title) {
 
 function plain(title) {
   const text = withoutMarkup(title);
-  return text.replaceAll("`", "").replaceAll("**", "").replaceAll("\\", "")
-    .split(/[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u)
-    .filter((part) => part).join(" ");
+  return collapse(text.replaceAll("`", "").replaceAll("**", "").replaceAll("\\", ""));
 }
 
 function marks(body, known) {
