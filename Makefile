@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: afdocs demo screenshots test lint typecheck unit test-matrix test-py313 test-lowest test-ecosystem golden bench bench-quick bench-convert fidelity fuzz realworld realworld-timing realworld-instructions clean
+.PHONY: afdocs mcp-hosts demo screenshots test lint typecheck unit test-matrix test-py313 test-lowest test-ecosystem golden bench bench-quick bench-convert fidelity fuzz realworld realworld-timing realworld-instructions clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,8 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory afdocs; \
-	else echo "unit: no npm here, the afdocs tests will be skipped (CI installs it)"; fi
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory afdocs mcp-hosts; \
+	else echo "unit: no npm here, the afdocs and host runtime tests will be skipped (CI installs them)"; fi
 	$(BIN)/pytest
 
 # The page menu on every theme the tests build, photographed open at a desktop and a
@@ -42,6 +42,15 @@ afdocs: $(AFDOCS_STAMP)
 
 $(AFDOCS_STAMP): .ci/afdocs/package.json .ci/afdocs/package-lock.json
 	cd .ci/afdocs && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+# The hosts' local runtimes (Miniflare for Cloudflare, Deno for Netlify), pinned with their
+# lock file in .ci/mcp-hosts/; tests/test_mcp_hosts.py runs the MCP functions under them.
+MCP_HOSTS_STAMP := .ci/mcp-hosts/node_modules/.installed
+mcp-hosts: $(MCP_HOSTS_STAMP)
+
+$(MCP_HOSTS_STAMP): .ci/mcp-hosts/package.json .ci/mcp-hosts/package-lock.json
+	cd .ci/mcp-hosts && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 # The tests again (pytest only: lint and types run once, in `make test`), each run in a

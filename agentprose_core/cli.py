@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agentprose_core.errors import AgentproseError
+from agentprose_core.errors import AgentproseError, InputError
+from agentprose_core.hosting.mcp_functions import MCP_HOSTS
 from agentprose_core.settings import ENGINES, VIEW_LAYOUTS, settings_from_mapping
 from agentprose_core.version import __version__
 
@@ -118,6 +119,23 @@ def _parser() -> argparse.ArgumentParser:
         description="Print the server configuration that serves a built site the way "
         "agents should get it: .md as text/markdown, Accept negotiation, Vary.",
     )
+    function = commands.add_parser(
+        "mcp-function",
+        help="write the site's MCP endpoint as a Cloudflare, Netlify or Vercel function",
+        description="The remote MCP endpoint (the tools of agentprose mcp, read-only) as "
+        "one function file for a static host. It answers from the files the same "
+        "deployment publishes: build the site with the mcp_endpoint option set to the "
+        "endpoint's URL.",
+    )
+    function.add_argument("host", choices=MCP_HOSTS)
+    function.add_argument("--base-path", default="/",
+                          help="the path the site is published under, e.g. /docs/")
+    function.add_argument("--endpoint", default="mcp", metavar="PATH",
+                          help="the endpoint's URL path: relative to the base path, or "
+                          "from the root when it starts with / (default: mcp)")
+    function.add_argument("--out", type=Path, metavar="PROJECT",
+                          help="write the file where the host looks for it in this project "
+                          "folder, instead of printing it")
     config.add_argument("server", choices=("nginx", "caddy"))
     config.add_argument("--root", required=True, help="the folder of the built site")
     config.add_argument("--base-path", default="/", help="the site's path, e.g. /docs/")
@@ -264,8 +282,27 @@ def _config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mcp_function(args: argparse.Namespace) -> int:
+    from agentprose_core.hosting.mcp_functions import mcp_function
+
+    made = mcp_function(args.host, base_path=args.base_path, endpoint=args.endpoint)
+    if args.out is None:
+        print(made.text, end="")
+        return 0
+    target = args.out / made.path
+    if target.exists() and _MCP_FUNCTION_MARK not in target.read_text(
+            encoding="utf-8", errors="replace")[:400]:
+        raise InputError(f"{target} exists and agentprose did not write it: move it away, "
+                         "or give another --out")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(made.text, encoding="utf-8")
+    print(f"agentprose: wrote {target}")
+    return 0
+
+
+_MCP_FUNCTION_MARK = "agentprose's MCP endpoint"
 _COMMANDS = {"build": _build, "serve": _serve, "check": _check, "mcp": _mcp,
-             "versions": _versions, "config": _config}
+             "versions": _versions, "config": _config, "mcp-function": _mcp_function}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

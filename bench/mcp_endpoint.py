@@ -85,9 +85,12 @@ class Client:
         self.number = 0
 
     def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return self.call_method("tools/call", {"name": name, "arguments": arguments})
+
+    def call_method(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         self.number += 1
-        body = json.dumps({"jsonrpc": "2.0", "id": self.number, "method": "tools/call",
-                           "params": {"name": name, "arguments": arguments}})
+        body = json.dumps({"jsonrpc": "2.0", "id": self.number, "method": method,
+                           "params": params or {}})
         self.connection.request("POST", self.path, body, {
             "content-type": "application/json", "accept": "application/json, text/event-stream"})
         response = self.connection.getresponse()

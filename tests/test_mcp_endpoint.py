@@ -1,6 +1,9 @@
 """The MCP endpoint over HTTP (issue 44) driven by the official MCP SDK's Streamable
 HTTP client: the JavaScript under Node (tests/js/serve_endpoint.mjs: the site's files and
-the endpoint on one origin, as a static host's function) and ``agentprose serve --mcp``.
+the endpoint on one origin, as a static host's function), ``agentprose serve --mcp``, and
+the function generated for each static host under that host's local runtime
+(tests/js/hosts/: Cloudflare's workerd by Miniflare, Deno for Netlify, Node.js with
+Vercel's Web signature), the site under a sub-path.
 Initialize, the seven tools as ``agentprose mcp`` lists them, answers equal to
 ``agentprose mcp``'s on the same site (a search, a page, a section, a missing page, a URL
 on another origin, a bad argument), and the bounds: an oversized request, GET, a method
@@ -9,9 +12,11 @@ it does not have."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,11 +25,13 @@ import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
+from agentprose_core.hosting.mcp_functions import MCP_HOSTS
 from agentprose_core.mcp import tools
 from agentprose_core.mcp.http import McpEndpoint
 from agentprose_core.mcp.server import Reading, make_server, run_tool
 from agentprose_core.mcp.sources import FolderSource
 
+from .host_runtimes import HOST_BASE, host_command
 from .test_mcp_js import _node
 from .test_search_file import built  # noqa: F401  (the built sites)
 from .test_serve import _running
@@ -36,24 +43,53 @@ ROOT = Path(__file__).resolve().parent.parent
 TOOL_LIST = ROOT / "agentprose_core" / "mcp" / "static" / "tool-list.json"
 
 
-@pytest.fixture(params=["node", "serve"])
-def endpoint(request: pytest.FixtureRequest, built: Path) -> Iterator[str]:  # noqa: F811
-    """The endpoint beside the site's files: the JavaScript under Node, or
-    ``agentprose serve --mcp``."""
-    if request.param == "serve":
-        with _running(built, endpoint=McpEndpoint(FolderSource(built))) as url:
-            yield url + "mcp"
-        return
-    with subprocess.Popen([_node(), str(ROOT / "tests" / "js" / "serve_endpoint.mjs"),
-                           str(built)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+def _command(host: str, site: Path, folder: Path) -> list[str]:
+    command = host_command(host, site, folder)
+    if isinstance(command, str):
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{command} is missing (.ci/run installs it)")
+        pytest.skip(f"{command} is not installed here")
+    return command
+
+
+@contextmanager
+def _serving(command: list[str], path: str) -> Iterator[str]:
+    """Runs ``command`` (which prints its origin) and yields ``origin + path``."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                           text=True) as process:
         try:
             assert process.stdout is not None
-            url = process.stdout.readline().strip()
-            assert url.startswith("http://127.0.0.1:"), url
-            yield url + "mcp"
+            origin = process.stdout.readline().strip().rstrip("/")
+            assert origin.startswith("http://127.0.0.1:"), (command, origin)
+            yield origin + path
         finally:
             process.kill()
+
+
+@contextmanager
+def _endpoint_of(kind: str, site: Path, folder: Path) -> Iterator[str]:
+    """The endpoint beside the site's files, by ``kind``: the JavaScript under Node, a
+    host's generated function under its runtime, or ``agentprose serve --mcp``."""
+    if kind == "serve":
+        with _running(site, endpoint=McpEndpoint(FolderSource(site))) as url:
+            yield url + "mcp"
+    elif kind == "node":
+        with _serving([_node(), str(ROOT / "tests" / "js" / "serve_endpoint.mjs"), str(site)],
+                      "/mcp") as url:
+            yield url
+    else:
+        with _serving(_command(kind, site, folder), HOST_BASE + "mcp") as url:
+            yield url
+
+
+@pytest.fixture(params=["node", "serve", *MCP_HOSTS])
+def endpoint(request: pytest.FixtureRequest, built: Path,  # noqa: F811
+             tmp_path: Path) -> Iterator[str]:
+    """The endpoint beside the site's files: the JavaScript under Node, ``agentprose serve
+    --mcp``, or each host's function under that host's runtime (Cloudflare's workerd by
+    Miniflare, Netlify's Deno, Vercel's Node.js with its Web signature)."""
+    with _endpoint_of(request.param, built, tmp_path) as url:
+        yield url
 
 
 def test_the_shipped_tool_list_is_what_agentprose_mcp_lists() -> None:
@@ -165,23 +201,19 @@ def test_serve_asks_for_a_length(built: Path) -> None:  # noqa: F811
             assert connection.recv(200).startswith(b"HTTP/1.1 411 ")
 
 
+@pytest.mark.parametrize("kind", ["node", "cloudflare"])
 def test_a_site_without_its_search_file_says_what_to_set(built: Path,  # noqa: F811
-                                                         tmp_path: Path) -> None:
+                                                         tmp_path: Path, kind: str) -> None:
+    """On Cloudflare too, whose Pages answer a missing file of a site without a
+    top-level ``404.html`` (a Sphinx site) with the home page."""
     import shutil as files
 
     site = tmp_path / "site"
     files.copytree(built, site)
     (site / "agentprose-search.json").unlink()
-    with subprocess.Popen([_node(), str(ROOT / "tests" / "js" / "serve_endpoint.mjs"),
-                           str(site)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                          text=True) as process:
-        try:
-            assert process.stdout is not None
-            url = process.stdout.readline().strip() + "mcp"
-            _, answer = _post(url, json.dumps({
-                "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": "site_info", "arguments": {}}}).encode())
-        finally:
-            process.kill()
+    with _endpoint_of(kind, site, tmp_path) as url:
+        _, answer = _post(url, json.dumps({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "site_info", "arguments": {}}}).encode())
     assert answer["result"]["isError"] is True
     assert "mcp_endpoint option" in answer["result"]["content"][0]["text"]
