@@ -117,6 +117,11 @@ CODES: Mapping[str, Code] = _by_name(
          "(mkdocs-llmstxt in the same build, Zensical's llms.txt module before `agentprose "
          "build`), so the site would get some files from each. Remove the other plugin, or "
          "turn its llms.txt off; agentprose writes them all."),
+    Code("mcp-discovery", "info",
+         "The site is under a sub-path (`/docs/`), so the build writes no MCP server card "
+         "and no agent skill for the `mcp_endpoint`: well-known files are read only at the "
+         "root of a domain. `llms.txt` still names the endpoint. Serve them from the "
+         "domain's root to advertise it there."),
     Code("no-content", "warning",
          "`agentprose build`: `content_selector` matches no element of the page, or the "
          "page has no `<body>`. Fix `content_selector`, or leave the page out."),

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
 __all__ = [
-    "BUILTIN_LANGUAGES", "MENU_PHRASE_NAMES", "PHRASEBOOK", "PHRASE_NAMES", "PhraseOverrides",
-    "Phrases", "phrase_problems", "phrases_for", "translated",
+    "BUILTIN_LANGUAGES", "MCP_PHRASE_NAMES", "MENU_PHRASE_NAMES", "PHRASEBOOK", "PHRASE_NAMES",
+    "PhraseOverrides", "Phrases", "phrase_problems", "phrases_for", "translated",
 ]
 
 
@@ -53,6 +53,8 @@ class Phrases:
     """Before the links to the sections' own ``llms.txt``."""
     llms_languages: str
     """Before the links to the other languages' ``llms.txt``."""
+    llms_mcp: str
+    """Before the URL of the site's MCP endpoint in ``llms.txt`` (``mcp_endpoint``)."""
     section_summary: str
     """A section's ``llms.txt`` ``>`` line when the section's home has no summary."""
     section_intro: str
@@ -87,6 +89,9 @@ PHRASE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Phrases))
 MENU_PHRASE_NAMES: tuple[str, ...] = tuple(name for name in PHRASE_NAMES
                                            if name.startswith("menu_"))
 """The phrases of the page menu: a site without the menu does not need them."""
+
+MCP_PHRASE_NAMES: tuple[str, ...] = ("llms_mcp",)
+"""The phrases about an MCP endpoint: a site without one does not need them."""
 
 _PLACEHOLDERS: dict[str, frozenset[str]] = {
     "llms_summary": frozenset({"name"}),
@@ -169,10 +174,10 @@ def phrases_for(lang: str | None, overrides: PhraseOverrides = ()) -> Phrases:
 
 
 def translated(lang: str | None, overrides: PhraseOverrides = (), *,
-               menu: bool = False) -> bool:
+               menu: bool = False, mcp: bool = False) -> bool:
     """Whether every phrase for ``lang`` is in that language: English text, a language
     of the phrasebook, or one the setting gives every phrase of (those of the page menu
-    only for a site that shows it)."""
+    only for a site that shows it, those of an MCP endpoint for a site that has one)."""
     candidates = _candidates(lang)
     if not candidates or candidates[-1] == "en" or any(tag in PHRASEBOOK for tag in candidates):
         return True
@@ -180,7 +185,8 @@ def translated(lang: str | None, overrides: PhraseOverrides = (), *,
     for tag, texts in overrides:
         if (normalize_lang(tag) or tag) in candidates:
             given.update(name for name, _ in texts)
-    needed = set(PHRASE_NAMES) if menu else set(PHRASE_NAMES) - set(MENU_PHRASE_NAMES)
+    needed = set(PHRASE_NAMES) - set(() if menu else MENU_PHRASE_NAMES) \
+        - set(() if mcp else MCP_PHRASE_NAMES)
     return given >= needed
 
 

@@ -198,9 +198,11 @@ class Settings:
     )
     mcp_endpoint: str | None = _opt(
         None,
-        "Where the site's MCP endpoint answers: an absolute http(s) URL, or a path on the "
-        "site such as `/mcp`. The build then writes `agentprose-search.json`, the search "
-        "index an endpoint answers from. Unset, nothing is written for an endpoint.",
+        "Where the site's MCP endpoint answers: an absolute http(s) URL, or a path from "
+        "the root of the site's domain such as `/mcp`. The build then writes "
+        "`agentprose-search.json` (the search index an endpoint answers from), names the "
+        "endpoint in `llms.txt` and, at a domain's root, writes its MCP server card and "
+        "an agent skill under `.well-known/`. Unset, nothing is written for an endpoint.",
         kinds=(str, NoneType),
     )
     quiet: tuple[str, ...] = _opt(

@@ -58,7 +58,7 @@ COMMANDS = sorted(subcommands())
 
 
 def test_every_subcommand_has_a_section() -> None:
-    assert COMMANDS == ["build", "check", "config", "mcp", "serve", "versions"]
+    assert COMMANDS == ["build", "check", "config", "mcp", "mcp-function", "serve", "versions"]
     for command in COMMANDS:
         assert f"[`agentprose {command}`](#agentprose-{command})" in TEXT
         section(command)

@@ -13,13 +13,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from agentprose_core.mcp import tools
 from agentprose_core.mcp.server import Docs, run_tool
 from agentprose_core.mcp.site import IndexProblem
 from agentprose_core.mcp.sources import CallLimit, Source
+from agentprose_core.render.discovery import MCP_PROTOCOL_VERSIONS
+from agentprose_core.render.discovery import tool_list as listed_tools
 from agentprose_core.serve.server import ENDPOINT_MAX_BYTES
 from agentprose_core.version import __version__
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["MAX_REQUEST_BYTES", "HttpAnswer", "McpEndpoint", "tool_list"]
 
 MAX_REQUEST_BYTES = ENDPOINT_MAX_BYTES
-_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+_VERSIONS = MCP_PROTOCOL_VERSIONS
 _ERROR_CHARS = 4_000
 _INSTRUCTIONS = ("Tools over this documentation site: search it, list its pages, read a "
                  "page, its outline or one section. Start with site_info or search_docs; "
@@ -47,13 +48,8 @@ class HttpAnswer:
     body: bytes = b""
 
 
-@cache
-def tool_list() -> list[dict[str, Any]]:
-    """The tools as ``agentprose mcp`` lists them (``mcp/static/tool-list.json``)."""
-    text = (resources.files("agentprose_core.mcp") / "static" / "tool-list.json").read_text(
-        encoding="utf-8")
-    listed: list[dict[str, Any]] = json.loads(text)
-    return listed
+tool_list = cache(listed_tools)
+"""The tools as ``agentprose mcp`` lists them (``mcp/static/tool-list.json``), read once."""
 
 
 def _json(data: object, status: int = 200) -> HttpAnswer:

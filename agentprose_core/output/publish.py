@@ -16,6 +16,7 @@ from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
 from agentprose_core.phrases import phrases_for, translated
 from agentprose_core.records.links import link_findings
 from agentprose_core.records.scopes import pages_under
+from agentprose_core.render.discovery import discovery_files, endpoint_url
 from agentprose_core.render.index import check_pages, iter_index_chunks
 from agentprose_core.render.llmstxt import (
     iter_llms_full_txt,
@@ -26,6 +27,7 @@ from agentprose_core.render.pagemenu import menu_files
 from agentprose_core.render.searchfile import SEARCH_NAME, render_search_file
 from agentprose_core.render.view import render_view, view_directive
 from agentprose_core.urls import base_url_of, output_path
+from agentprose_core.version import __version__
 from agentprose_core.viewsize import view_size
 
 if TYPE_CHECKING:
@@ -89,11 +91,19 @@ def publish(
     if settings.index:
         emit(INDEX_NAME, _index(site, kept, generator, settings, result.diagnostics,
                                        sizes=sizes))
-    if settings.mcp_endpoint:  # what an endpoint searches with
+    if settings.mcp_endpoint:  # what an endpoint searches with, and where it is
         emit(SEARCH_NAME, render_search_file(kept, generator=generator))
+        found, notes = discovery_files(site, kept, settings.mcp_endpoint,
+                                       version=__version__)
+        result.diagnostics.extend(notes)
+        for name, text in found.items():
+            emit(name, text)
     if settings.llms_txt:
         words = phrases_for(site.lang, settings.phrases)
-        emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections, phrases=words))
+        endpoint = endpoint_url(site.url, settings.mcp_endpoint) if settings.mcp_endpoint \
+            else None
+        emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections, phrases=words,
+                                        mcp_endpoint=endpoint))
         for folder, title in site.scopes:
             under = pages_under(kept, base, folder)
             full = settings.llms_full_txt and \
@@ -135,7 +145,8 @@ def _untranslated(site: SiteRecord, pages: Sequence[PageRecord],
     """One note per language whose fixed sentences are written in English."""
     langs = sorted({lang for lang in (site.lang, *(page.lang for page in pages))
                     if lang and not translated(lang, settings.phrases,
-                                                 menu=settings.page_actions)})
+                                                 menu=settings.page_actions,
+                                                 mcp=settings.mcp_endpoint is not None)})
     return [Diagnostic("untranslated",
                        f"agentprose has no phrases in '{lang}': its fixed sentences in the "
                        f"pages in '{lang}' are in English; give them with the 'phrases' "

@@ -106,6 +106,7 @@ def render_llms_txt(
     intro: str | None = None,
     sections: Sequence[tuple[str, Sequence[str]]] = (),
     phrases: Phrases | None = None,
+    mcp_endpoint: str | None = None,
 ) -> str:
     """``llms.txt`` for pages that went through :func:`~agentprose_core.render.index.check_pages`.
 
@@ -118,6 +119,8 @@ def render_llms_txt(
     the order given; pages in none of them go under ``## Optional``.
 
     ``phrases``: the fixed sentences, by default those of the site's language.
+    ``mcp_endpoint``: the absolute URL of the site's MCP endpoint, named in the paragraph
+    as a bare URL (a link would read as one more file of the site).
     """
     ensure_checked(site, pages)
     words = phrases or phrases_for(site.lang)
@@ -125,6 +128,8 @@ def render_llms_txt(
     lines = [f"# {name}", "", f"> {_site_summary(site, pages, name, words)}", "",
              _intro(name, intro, words)]
     lines[-1] += _scopes_sentence(site, words) + _languages_sentence(site, words)
+    if mcp_endpoint:
+        lines[-1] += f"\n\n{words.llms_mcp} {_url(mcp_endpoint)}"
     for section, members in groups(pages, sections):
         lines += ["", f"## {_inline(section)}", ""]
         lines += [_link_line(page) for page in members]
