@@ -645,7 +645,8 @@ def test_agentprose_serve_passes(tmp_path: Path) -> None:
 
 def test_every_rule_has_a_test() -> None:
     seeded = {rule for rule, _ in DEFECTS.values()} | {rule for rule, _ in HTTP_DEFECTS.values()}
-    elsewhere = {"index-base", "http-error", "http-off-origin", "negotiation-unsupported"}
+    elsewhere = {"index-base", "http-error", "http-off-origin", "negotiation-unsupported",
+                 "mcp-files", "mcp-endpoint"}  # tests/test_check_endpoint.py
     assert set(RULES) == seeded | elsewhere
 
 

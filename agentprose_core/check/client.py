@@ -55,6 +55,10 @@ class Client:
             self.cache[key] = response
         return response
 
+    def post(self, url: str, body: bytes, *, headers: Mapping[str, str]) -> HttpResponse | None:
+        """A ``POST`` of ``body`` (an MCP call), never cached and never redirected."""
+        return self._once(url, dict(headers), "POST", body)
+
     def cached(self, url: str, accept: str) -> HttpResponse | None:
         """The response already fetched for ``url`` with this ``Accept`` header, if any."""
         return self.cache.get((url, accept))
@@ -69,7 +73,8 @@ class Client:
         self.report.add("http-error", url, f"more than {MAX_REDIRECTS} redirects")
         return None
 
-    def _once(self, url: str, headers: dict[str, str], method: str) -> HttpResponse | None:
+    def _once(self, url: str, headers: dict[str, str], method: str,
+              body: bytes | None = None) -> HttpResponse | None:
         if not same_origin(url, self.origin):
             if url not in self.refused:
                 self.refused.add(url)
@@ -80,7 +85,7 @@ class Client:
             return None
         self.report.requests += 1
         try:
-            response = self.fetch(HttpRequest(method, url, dict(headers), self.timeout))
+            response = self.fetch(HttpRequest(method, url, dict(headers), self.timeout, body))
         except (OSError, http.client.HTTPException, ValueError) as error:
             self.report.add("http-error", url, f"{type(error).__name__}: {error}")
             return None

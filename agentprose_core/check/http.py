@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from agentprose_core.check.client import Client
+from agentprose_core.check.endpoint import check_endpoint
 from agentprose_core.check.report import Report
 from agentprose_core.check.rules import (
     Read,
@@ -285,4 +286,5 @@ HTTP_CHECKS: tuple[Callable[[SiteCheck, Client], None], ...] = (
     check_served_views,
     check_negotiation,
     check_link_headers,
+    check_endpoint,
 )

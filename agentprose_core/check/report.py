@@ -89,6 +89,9 @@ RULES: dict[str, Rule] = _rules(
     ("negotiation-browser", "error", "a browser's Accept header still gets HTML"),
     ("negotiation-tie", "error", "text/markdown and text/html at equal weight get Markdown"),
     ("http-link", "warning", "a page URL sends its view and llms.txt as Link headers"),
+    # an MCP endpoint the site advertises
+    ("mcp-files", "error", "the MCP server card and skill are well formed, as llms.txt says"),
+    ("mcp-endpoint", "error", "an advertised MCP endpoint initializes, lists, searches, reads"),
 )
 
 

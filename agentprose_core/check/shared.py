@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from agentprose_core.check.endpoint import check_mcp_files
 from agentprose_core.check.llmsrules import check_llms, check_llms_full
 from agentprose_core.check.rules import SiteCheck, check_discovery, check_posts, check_views
 
@@ -18,4 +19,5 @@ SHARED_CHECKS: tuple[Callable[[SiteCheck], None], ...] = (
     check_llms,
     check_llms_full,
     check_discovery,
+    check_mcp_files,
 )

@@ -28,12 +28,13 @@ _USER_AGENT = "agentprose-check"
 
 @dataclass(frozen=True)
 class HttpRequest:
-    """One request: always a GET or HEAD to an absolute URL."""
+    """One request to an absolute URL: a GET or HEAD, or a POST with its ``body``."""
 
     method: str
     url: str
     headers: Mapping[str, str]
     timeout: float
+    body: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,8 @@ def _fetch(request: HttpRequest) -> HttpResponse:
     if urllib.parse.urlsplit(request.url).scheme.lower() not in ("http", "https"):
         raise OSError(f"{request.url}: only http and https URLs are fetched")
     headers = {"User-Agent": _USER_AGENT, **request.headers}
-    prepared = urllib.request.Request(request.url, headers=headers, method=request.method)  # noqa: S310
+    prepared = urllib.request.Request(request.url, data=request.body, headers=headers,  # noqa: S310
+                                      method=request.method)
     try:
         response = _OPENER.open(prepared, timeout=request.timeout)
     except urllib.error.HTTPError as error:
