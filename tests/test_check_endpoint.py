@@ -9,8 +9,12 @@ from __future__ import annotations
 import json
 import shutil
 import threading
+import urllib.error
+import urllib.request
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
+
+import pytest
 
 from agentprose_core.build.postbuild import build_site
 from agentprose_core.check.checker import check_site_dir, check_url
@@ -28,13 +32,13 @@ if TYPE_CHECKING:
 
 
 @contextmanager
-def _site(tmp_path: Path, *, endpoint: str | None = "/mcp",
-          mcp: bool = True) -> Iterator[tuple[str, Path]]:
-    """The example site built for the origin it is served on, with ``mcp_endpoint``
-    set to ``endpoint``, served by ``agentprose serve`` (``--mcp`` with ``mcp``)."""
+def _site(tmp_path: Path, *, endpoint: str | None = "/mcp", mcp: bool = True,
+          base_path: str = "/") -> Iterator[tuple[str, Path]]:
+    """The example site built for the URL it is served at, with ``mcp_endpoint`` set to
+    ``endpoint``, served by ``agentprose serve`` (``--mcp`` with ``mcp``)."""
     site = tmp_path / "site"
     shutil.copytree(EXAMPLE, site, ignore=shutil.ignore_patterns("README.md"))
-    server = make_server(site, port=0, quiet=True,
+    server = make_server(site, port=0, quiet=True, base_path=base_path,
                          endpoint=McpEndpoint(FolderSource(site)) if mcp else None)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.start()
@@ -65,11 +69,12 @@ def test_an_endpoint_that_does_not_answer(tmp_path: Path) -> None:
 
 
 def test_llms_txt_alone_names_the_endpoint(tmp_path: Path) -> None:
-    with _site(tmp_path) as (url, site):
-        shutil.rmtree(site / ".well-known")
+    """A site under a sub-path: no well-known file, its llms.txt names the endpoint."""
+    with _site(tmp_path, endpoint="/docs/mcp", base_path="/docs/") as (url, site):
+        assert not (site / ".well-known").exists()
         report = check_url(url, max_pages=3)
     assert report.problems == [], report.to_text()
-    assert any("answered initialize" in note for note in report.notes)
+    assert any(f"{url}mcp answered initialize" in note for note in report.notes)
 
 
 def test_an_endpoint_on_another_origin_is_not_called(tmp_path: Path) -> None:
@@ -96,3 +101,23 @@ def test_files_that_disagree(tmp_path: Path) -> None:
     assert messages == ["its digest is not the one index.json gives",
                         f"names the endpoint {url}other-mcp, and llms.txt names {url}mcp"]
     assert served.rules_broken() == {"mcp-files", "mcp-endpoint"}, served.to_text()
+
+
+def test_serve_mcp_advertises_what_it_serves(tmp_path: Path) -> None:
+    """A folder built without ``mcp_endpoint``: ``serve --mcp`` answers the server card
+    and the skill for its own endpoint, and the check calls it; without ``--mcp``,
+    nothing is advertised."""
+    with _site(tmp_path, endpoint=None) as (url, site):
+        assert not (site / ".well-known").exists()
+        with urllib.request.urlopen(url + SERVER_CARD_NAME, timeout=10) as answer:
+            card = json.loads(answer.read())
+            assert answer.headers["Content-Type"] == "application/json"
+        report = check_url(url, max_pages=3)
+    assert card["remotes"][0]["url"] == url + "mcp"
+    assert report.problems == [], report.to_text()
+    assert any(f"{url}mcp answered initialize" in note for note in report.notes)
+    with _site(tmp_path / "plain", endpoint=None, mcp=False) as (url, _), \
+            pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(url + SERVER_CARD_NAME, timeout=10)
+    with missing.value as error:
+        assert error.code == 404

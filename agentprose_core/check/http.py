@@ -162,8 +162,9 @@ def _notes(check: SiteCheck, client: Client) -> None:
 def check_served_views(check: SiteCheck, client: Client) -> None:
     """Each view fetched (a post's or an llms.txt link): type, validator and ``304``."""
     views = [text_of(post, "markdown_url") for post in check.checked_posts()]
+    # (an agent skill's SKILL.md is Markdown, and no view)
     views += [url for url, accept in client.cache if accept == FILE_ACCEPT and
-              urlsplit(url).path.endswith(".md")]
+              urlsplit(url).path.endswith(".md") and "/.well-known/" not in url]
     for url in dict.fromkeys(view for view in views if view):
         response = client.cached(url, FILE_ACCEPT)
         if response is None or response.status != 200:

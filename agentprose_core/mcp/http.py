@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 from agentprose_core.mcp import tools
 from agentprose_core.mcp.server import Docs, run_tool
 from agentprose_core.mcp.site import IndexProblem
-from agentprose_core.mcp.sources import CallLimit, Source
-from agentprose_core.render.discovery import MCP_PROTOCOL_VERSIONS
+from agentprose_core.mcp.sources import CallLimit, FolderSource, Source
+from agentprose_core.model import SiteRecord
+from agentprose_core.render.discovery import DISCOVERY_ROOT, MCP_PROTOCOL_VERSIONS, discovery_files
 from agentprose_core.render.discovery import tool_list as listed_tools
 from agentprose_core.serve.server import ENDPOINT_MAX_BYTES
 from agentprose_core.version import __version__
@@ -110,6 +111,27 @@ class McpEndpoint:
         if "method" not in message or "id" not in message:
             return HttpAnswer(202, ())  # a notification or a response
         return self._message(message["id"], message["method"], message.get("params"))
+
+    def advertised(self, path: str, base_url: str) -> HttpAnswer | None:
+        """The discovery file at ``path`` (under the site, ``.well-known/…``) for this
+        endpoint at ``base_url + "mcp"``, when the folder has none of its own (built
+        without ``mcp_endpoint``): ``serve --mcp`` advertises what it serves. None for
+        any other path, a site under a sub-path, or a folder whose index cannot be read."""
+        if not path.startswith(".well-known/") or not isinstance(self.source, FolderSource) \
+                or (self.source.folder / DISCOVERY_ROOT).exists():
+            return None
+        try:
+            site = self.docs.loaded().site
+        except IndexProblem:
+            return None
+        record = SiteRecord(name=site.name, url=base_url, description=site.description or None)
+        found, _ = discovery_files(record, [(p.url, p.markdown_url) for p in site.posts[:2]],
+                                   "mcp", version=__version__)
+        if path not in found:
+            return None
+        kind = "application/json" if path.endswith(".json") else "text/markdown; charset=utf-8"
+        return HttpAnswer(200, (("Content-Type", kind), ("Access-Control-Allow-Origin", "*")),
+                          found[path].encode("utf-8"))
 
     @staticmethod
     def too_large() -> HttpAnswer:

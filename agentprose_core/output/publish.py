@@ -93,7 +93,8 @@ def publish(
                                        sizes=sizes))
     if settings.mcp_endpoint:  # what an endpoint searches with, and where it is
         emit(SEARCH_NAME, render_search_file(kept, generator=generator))
-        found, notes = discovery_files(site, kept, settings.mcp_endpoint,
+        found, notes = discovery_files(site, [(p.url, p.markdown_url) for p in kept[:2]],
+                                       settings.mcp_endpoint,
                                        version=__version__)
         result.diagnostics.extend(notes)
         for name, text in found.items():

@@ -35,9 +35,10 @@ from agentprose_core.urls import base_url_of
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from agentprose_core.model import PageRecord, SiteRecord
+    from agentprose_core.model import SiteRecord
 
 __all__ = [
+    "DISCOVERY_ROOT",
     "MCP_JSON_NAME",
     "MCP_PROTOCOL_VERSIONS",
     "SERVER_CARD_NAME",
@@ -47,6 +48,8 @@ __all__ = [
     "tool_list",
 ]
 
+DISCOVERY_ROOT = ".well-known/mcp"
+"""The folder a build with ``mcp_endpoint`` writes the server card into."""
 SERVER_CARD_NAME = ".well-known/mcp/server-card.json"
 MCP_JSON_NAME = ".well-known/mcp.json"
 SKILLS_INDEX_NAME = ".well-known/agent-skills/index.json"
@@ -103,19 +106,19 @@ def _server_card(site: SiteRecord, endpoint: str, version: str, slug: str) -> st
     return json.dumps(card, ensure_ascii=False, indent=2) + "\n"
 
 
-def _views_sentence(pages: Sequence[PageRecord]) -> str:
+def _views_sentence(pages: Sequence[tuple[str, str]]) -> str:
     """How a page's view is found, with one of the site's pages as the example (the view
     layout decides where views are)."""
     sentence = ("- Each page has a Markdown version, linked by the page's "
                 '`<link rel="alternate" type="text/markdown">`')
     if not pages:
         return sentence + ". Read it instead of the HTML.\n"
-    page = pages[1] if len(pages) > 1 else pages[0]
-    return (f"{sentence}: `{page.url}` has `{page.markdown_url}`. Read it instead of the "
-            "HTML.\n")
+    url, view = pages[1] if len(pages) > 1 else pages[0]
+    return f"{sentence}: `{url}` has `{view}`. Read it instead of the HTML.\n"
 
 
-def _skill(site: SiteRecord, pages: Sequence[PageRecord], endpoint: str, slug: str) -> str:
+def _skill(site: SiteRecord, pages: Sequence[tuple[str, str]], endpoint: str,
+           slug: str) -> str:
     """The skill's ``SKILL.md``: front matter, then how to use this site's docs."""
     name = site.name.strip() or base_url_of(site.url)
     base = base_url_of(site.url)
@@ -155,11 +158,11 @@ def _skills_index(slug: str, skill: str, description: str) -> str:
     return json.dumps(index, ensure_ascii=False, indent=2) + "\n"
 
 
-def discovery_files(site: SiteRecord, pages: Sequence[PageRecord], setting: str, *,
+def discovery_files(site: SiteRecord, pages: Sequence[tuple[str, str]], setting: str, *,
                     version: str) -> tuple[dict[str, str], list[Diagnostic]]:
     """The well-known files for the endpoint of the ``mcp_endpoint`` setting, by path
-    under the site (``pages``: those the site publishes, in reading order); none, and a
-    note that says why, for a site under a sub-path."""
+    under the site (``pages``: the URL and view URL of its first pages, in reading
+    order); none, and a note that says why, for a site under a sub-path."""
     base = base_url_of(site.url)
     endpoint = endpoint_url(site.url, setting)
     if urlsplit(base).path != "/":

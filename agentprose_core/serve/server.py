@@ -77,6 +77,10 @@ class Endpoint(Protocol):
         """The answer to a body over :data:`ENDPOINT_MAX_BYTES`."""
         ...
 
+    def advertised(self, path: str, base_url: str) -> BodyAnswer | None:
+        """A file that advertises the endpoint (``path`` under the site), if it has one."""
+        ...
+
 
 ENDPOINT_MAX_BYTES = 65_536
 """The largest request body an endpoint reads."""
@@ -260,8 +264,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self) -> None:
         endpoint = self.server.endpoint
-        if endpoint is not None and urlsplit(self.path).path == self.server.site.base_path + "mcp":
+        path, base = urlsplit(self.path).path, self.server.site.base_path
+        if endpoint is not None and path == base + "mcp":
             self._send(self._endpoint_answer(endpoint))
+            return
+        found = endpoint.advertised(path.removeprefix(base), self.server.url) \
+            if endpoint is not None and self.command in ("GET", "HEAD") else None
+        if found is not None:
+            self._send(found)
             return
         if self.headers.get("Content-Length", "0").strip() != "0" or \
                 self.headers.get("Transfer-Encoding"):
