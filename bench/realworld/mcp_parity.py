@@ -5,9 +5,13 @@ on every page, a few hundred searches from the site's own words, filters, parts,
 answered by both, compared text for text::
 
     python bench/realworld/mcp_parity.py [--checkouts DIR] [--sites a,b] [--skip-build]
+                                         [--hosts]
 
 Prints a Markdown table; the first differing call of each site goes to
-``<checkouts>/.mcp-parity/<site>.json``. Never run by the tests.
+``<checkouts>/.mcp-parity/<site>.json``. Never run by the tests. ``--hosts`` asks each
+static host's generated function instead (``agentprose mcp-function``, under the host's
+runtime from ``make mcp-hosts``: tests/host_runtimes.py), every call over HTTP as
+JSON-RPC, the site served under ``/docs/``.
 """
 
 from __future__ import annotations
@@ -17,9 +21,10 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 sys.dont_write_bytecode = True
 HERE = Path(__file__).resolve().parent
@@ -30,8 +35,11 @@ import builds  # noqa: E402
 from envs import ensure_venv, python_of  # noqa: E402
 from run import sites_and_snapshot  # noqa: E402
 
+from agentprose_core.hosting.mcp_functions import MCP_HOSTS  # noqa: E402
 from agentprose_core.mcp.server import Reading  # noqa: E402
 from agentprose_core.mcp.sources import FolderSource  # noqa: E402
+from bench.mcp_endpoint import Client  # noqa: E402
+from tests.host_runtimes import HOST_BASE, host_command  # noqa: E402
 from tests.test_mcp_js import _calls, _python  # noqa: E402
 
 if TYPE_CHECKING:
@@ -43,7 +51,11 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--checkouts", type=Path, default=Path("/work/realsites"))
     parser.add_argument("--sites", default="", help="comma-separated site names (default all)")
     parser.add_argument("--skip-build", action="store_true", help="compare the last builds")
-    return parser.parse_args()
+    parser.add_argument("--hosts", action="store_true",
+                        help="ask each static host's function, over HTTP (the last builds)")
+    arguments = parser.parse_args()
+    arguments.skip_build = arguments.skip_build or arguments.hosts
+    return arguments
 
 
 def compare(site: site_list.Site, checkouts: Path, agentprose: Path | None) -> str:
@@ -82,13 +94,61 @@ def compare(site: site_list.Site, checkouts: Path, agentprose: Path | None) -> s
             f"{len(differing)} | {python_seconds:.1f} | {node_seconds:.1f} |")
 
 
+def _over_http(command: list[str], calls: list[Any]) -> list[list[Any]]:
+    """Every call's ``[text, is_error]`` from the endpoint ``command`` serves."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          text=True) as process:
+        try:
+            assert process.stdout is not None
+            origin = process.stdout.readline().strip().removeprefix("http://")
+            host, port = origin.rstrip("/").rsplit(":", 1)
+            client = Client(host, int(port), HOST_BASE + "mcp")
+            answers = []
+            for name, arguments in calls:
+                result = client.call(name, arguments)["result"]
+                answers.append([result["content"][0]["text"], bool(result["isError"])])
+            return answers
+        finally:
+            process.kill()
+
+
+def compare_hosts(site: site_list.Site, checkouts: Path) -> list[str]:
+    """One row per host for ``site`` (its ``mcp`` build, made by an earlier run)."""
+    out = builds.out_dir(checkouts, site, "mcp")
+    if not (out / "agentprose-search.json").is_file():
+        return [f"| {site.name} | no agentprose-search.json: run without --hosts first | | | |"]
+    reading = Reading(FolderSource(out))
+    calls = _calls(reading)
+    expected = _python(reading, calls)
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        for host in MCP_HOSTS:
+            command = host_command(host, out, Path(folder))
+            if isinstance(command, str):
+                raise SystemExit(f"{command} is missing: make mcp-hosts")
+            started = time.perf_counter()
+            got = _over_http(command, calls)
+            seconds = time.perf_counter() - started
+            differing = sum(a != b for a, b in zip(got, expected, strict=True))
+            rows.append(f"| {site.name} | {host} | {len(reading.site.posts)} | {len(calls)} | "
+                        f"{differing} | {seconds:.1f} |")
+    return rows
+
+
 def main() -> int:
-    checkouts, chosen, agentprose = sites_and_snapshot(_arguments())
-    print("| site | pages | calls | differing answers | Python s | Node s (whole process) |")
-    print("|---|---|---|---|---|---|")
+    arguments = _arguments()
+    checkouts, chosen, agentprose = sites_and_snapshot(arguments)
+    if arguments.hosts:
+        print("| site | host | pages | calls | differing answers | seconds (over HTTP) |")
+        print("|---|---|---|---|---|---|")
+    else:
+        print("| site | pages | calls | differing answers | Python s | Node s (whole process) |")
+        print("|---|---|---|---|---|---|")
     for site in chosen:
         print(f"  {site.name} ...", file=sys.stderr, flush=True)
-        print(compare(site, checkouts, agentprose), flush=True)
+        rows = compare_hosts(site, checkouts) if arguments.hosts else \
+            [compare(site, checkouts, agentprose)]
+        print("\n".join(rows), flush=True)
     return 0
 
 
