@@ -217,3 +217,26 @@ def test_a_site_without_its_search_file_says_what_to_set(built: Path,  # noqa: F
             "params": {"name": "site_info", "arguments": {}}}).encode())
     assert answer["result"]["isError"] is True
     assert "mcp_endpoint option" in answer["result"]["content"][0]["text"]
+
+
+def test_a_host_function_whose_site_does_not_answer(built: Path,  # noqa: F811
+                                                    tmp_path: Path) -> None:
+    """Vercel's function reads the site from the request's origin: an origin that
+    refuses the connection gives a tool error that says so, not a failed request."""
+    import http.client
+
+    with _endpoint_of("vercel", built, tmp_path) as url:
+        origin = url.removeprefix("http://").split("/", 1)[0]
+        connection = http.client.HTTPConnection(origin, timeout=10)
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                           "params": {"name": "site_info", "arguments": {}}})
+        connection.request("POST", HOST_BASE + "mcp", body, {
+            "Host": "127.0.0.1:9", "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream"})
+        response = connection.getresponse()
+        answer = json.loads(response.read())
+        connection.close()
+    assert response.status == 200
+    assert answer["result"]["isError"] is True
+    assert answer["result"]["content"][0]["text"] == \
+        "cannot read the site: agentprose.json answered nothing"

@@ -75,7 +75,12 @@ function siteFiles(get, origin) {
     const segments = path.split("/");
     if (segments.some((s) => s === "" || s.startsWith("."))) return null;
     const url = new URL(BASE + segments.map(encodeURIComponent).join("/"), origin);
-    const response = await get(url);
+    let response;
+    try {
+      response = await get(url);
+    } catch {
+      return null; // the tool says the file answered nothing
+    }
     const type = response.headers.get("content-type") || "";
     if (response.ok && type.startsWith("text/html") && !/\.html?$/.test(path)) {
       return new Response(null, { status: 404 });
