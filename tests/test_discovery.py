@@ -101,7 +101,7 @@ def _site(url: str, lang: str = "en") -> tuple[SiteRecord, list[PageRecord]]:
 
 def test_a_site_under_a_sub_path_gets_a_note_instead() -> None:
     site, _ = _site("https://coast.example/docs/")
-    found, notes = discovery_files(site, [], "/docs/mcp", version="1")
+    found, notes = discovery_files(site, [], "https://coast.example/docs/mcp", version="1")
     assert found == {}
     [note] = notes
     assert (note.code, note.severity) == ("mcp-discovery", "info")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from agentprose_core.mcp import tools
@@ -20,8 +19,12 @@ from agentprose_core.mcp.server import Docs, run_tool
 from agentprose_core.mcp.site import IndexProblem
 from agentprose_core.mcp.sources import CallLimit, FolderSource, Source
 from agentprose_core.model import SiteRecord
-from agentprose_core.render.discovery import DISCOVERY_ROOT, MCP_PROTOCOL_VERSIONS, discovery_files
-from agentprose_core.render.discovery import tool_list as listed_tools
+from agentprose_core.render.discovery import (
+    DISCOVERY_ROOT,
+    MCP_PROTOCOL_VERSIONS,
+    discovery_files,
+    tool_list,
+)
 from agentprose_core.serve.server import ENDPOINT_MAX_BYTES
 from agentprose_core.version import __version__
 
@@ -47,10 +50,6 @@ class HttpAnswer:
     status: int
     headers: tuple[tuple[str, str], ...]
     body: bytes = b""
-
-
-tool_list = cache(listed_tools)
-"""The tools as ``agentprose mcp`` lists them (``mcp/static/tool-list.json``), read once."""
 
 
 def _json(data: object, status: int = 200) -> HttpAnswer:
@@ -126,7 +125,7 @@ class McpEndpoint:
             return None
         record = SiteRecord(name=site.name, url=base_url, description=site.description or None)
         found, _ = discovery_files(record, [(p.url, p.markdown_url) for p in site.posts[:2]],
-                                   "mcp", version=__version__)
+                                   base_url + "mcp", version=__version__)
         if path not in found:
             return None
         kind = "application/json" if path.endswith(".json") else "text/markdown; charset=utf-8"

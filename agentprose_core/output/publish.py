@@ -91,18 +91,17 @@ def publish(
     if settings.index:
         emit(INDEX_NAME, _index(site, kept, generator, settings, result.diagnostics,
                                        sizes=sizes))
-    if settings.mcp_endpoint:  # what an endpoint searches with, and where it is
+    endpoint = endpoint_url(site.url, settings.mcp_endpoint) if settings.mcp_endpoint \
+        else None
+    if endpoint:  # what an endpoint searches with, and where it is
         emit(SEARCH_NAME, render_search_file(kept, generator=generator))
         found, notes = discovery_files(site, [(p.url, p.markdown_url) for p in kept[:2]],
-                                       settings.mcp_endpoint,
-                                       version=__version__)
+                                       endpoint, version=__version__)
         result.diagnostics.extend(notes)
         for name, text in found.items():
             emit(name, text)
     if settings.llms_txt:
         words = phrases_for(site.lang, settings.phrases)
-        endpoint = endpoint_url(site.url, settings.mcp_endpoint) if settings.mcp_endpoint \
-            else None
         emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections, phrases=words,
                                         mcp_endpoint=endpoint))
         for folder, title in site.scopes:

@@ -24,6 +24,7 @@ import hashlib
 import json
 import re
 import unicodedata
+from functools import cache
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
@@ -61,8 +62,10 @@ _SKILLS_VERSION = "0.2.0"
 _DESCRIPTION_CHARS = 100  # the registry's limit on a server's description
 
 
+@cache
 def tool_list() -> list[dict[str, Any]]:
-    """The seven tools as ``tools/list`` gives them (the endpoints' shared listing)."""
+    """The seven tools as ``tools/list`` gives them (the endpoints' shared listing), read
+    once; not to be changed by callers."""
     text = (files("agentprose_core") / "mcp" / "static" / "tool-list.json").read_text(
         encoding="utf-8")
     tools: list[dict[str, Any]] = json.loads(text)
@@ -158,13 +161,12 @@ def _skills_index(slug: str, skill: str, description: str) -> str:
     return json.dumps(index, ensure_ascii=False, indent=2) + "\n"
 
 
-def discovery_files(site: SiteRecord, pages: Sequence[tuple[str, str]], setting: str, *,
+def discovery_files(site: SiteRecord, pages: Sequence[tuple[str, str]], endpoint: str, *,
                     version: str) -> tuple[dict[str, str], list[Diagnostic]]:
-    """The well-known files for the endpoint of the ``mcp_endpoint`` setting, by path
-    under the site (``pages``: the URL and view URL of its first pages, in reading
+    """The well-known files for the MCP endpoint at ``endpoint`` (an absolute URL), by
+    path under the site (``pages``: the URL and view URL of its first pages, in reading
     order); none, and a note that says why, for a site under a sub-path."""
     base = base_url_of(site.url)
-    endpoint = endpoint_url(site.url, setting)
     if urlsplit(base).path != "/":
         return {}, [Diagnostic("mcp-discovery", (
             f"the site is under {urlsplit(base).path}, and well-known files are read only "
