@@ -161,6 +161,41 @@ def test_expected_files_outside_the_docs_folder_join_its_one_git_log(
         assert dates.latest() == "2025-03-04T05:06:07Z"
 
 
+def test_files_found_in_the_background_join_the_one_git_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # MkDocs knows what its pages document only from their sources: start() reads them
+    # in its thread, before the one pass, instead of a second pass when first asked.
+    from agentprose_core.records import dates as dates_module
+
+    _git(tmp_path, "init", "-q")
+    for folder in ("docs", "src", "other"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "docs" / "api.md").write_text("::: mod")
+    (tmp_path / "src" / "mod.py").write_text("x = 1")
+    (tmp_path / "other" / "late.py").write_text("late")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    (tmp_path / "src" / "mod.py").write_text("x = 2")
+    _git(tmp_path, "commit", "-qam", "two", when="2025-02-03T04:05:06+00:00")
+    logs = []
+    real = dates_module._git
+    monkeypatch.setattr(dates_module, "_git", lambda directory, *args: (
+        logs.append(args[0]), real(directory, *args))[1])
+    asked: list[str] = []
+
+    def expected() -> list[Path]:
+        asked.append("expected")
+        return [tmp_path / "src" / "mod.py"]
+
+    dates = LastChanged(tmp_path / "docs")
+    dates.start(expect=expected)
+    assert dates.newest([tmp_path / "docs" / "api.md", tmp_path / "src" / "mod.py"]) == \
+        "2025-02-03T04:05:06Z"
+    assert (asked, logs) == (["expected"], ["rev-parse", "log"])
+    assert dates.of(tmp_path / "other" / "late.py") == "2024-01-02T03:04:05Z"
+    assert logs == ["rev-parse", "log", "log"]  # unannounced: the whole repository
+
+
 @pytest.mark.parametrize(("files", "docs", "expected"), [
     # each file's folder, the folders inside another one left out
     (["src/pkg/app.py", "src/pkg/cli.py", "src/pkg/json/tag.py"], "docs",

@@ -26,7 +26,7 @@ from agentprose_core.records.site import (
 from agentprose_core.urls import page_key
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Mapping, Sequence
+    from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
     from pathlib import Path
 
     from agentprose_core.diagnostics import Diagnostic
@@ -84,6 +84,17 @@ class SiteSources:
         return included_files(written, page_file=source, docs_dir=self.docs_dir,
                               search=self.include_dirs) \
             + documented_modules(written, folders=self.module_dirs)
+
+    def pulled_in(self, sources: Iterable[Path]) -> Iterator[Path]:
+        """What the pages whose source files are ``sources`` pull in and document, read
+        from the files (what :meth:`included` is asked for each page later), so that
+        git's history covers it in one pass. A source that cannot be read gives none."""
+        for source in sources:
+            try:
+                written = source.read_text(encoding="utf-8-sig")
+            except (OSError, UnicodeDecodeError):
+                continue
+            yield from self.included(written, source)
 
 
 def site_sources(docs_dir: Path, *, config_dir: Path, snippets_base: object,

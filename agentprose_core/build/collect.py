@@ -136,8 +136,7 @@ class CollectingBuild:
             self.page_store = PageStore(self.cache.directory / name)
         urls = [url for source, url in pages.items()
                 if not is_source_excluded(source, self.settings.exclude)]
-        self.order = list(order)
-        self.in_nav = set(self.order)  # asked once per page: a set, not the list
+        self.order, self.in_nav = list(order), set(order)  # in_nav: asked once per page
         if self.pool is None:
             self.pool = conversion_pool(worker_count(len(urls), enabled=self.settings.workers))
         self.background = BackgroundConversions(
@@ -147,7 +146,8 @@ class CollectingBuild:
         self.last_changed = LastChanged(docs_dir, self.cache.directory if self.cache else None,
                                         fallback=fallback)
         if not self.dirty:  # every page is dated in assemble: git reads the history meanwhile
-            self.last_changed.start()
+            self.last_changed.start(expect=partial(self.sources.pulled_in,
+                                                   [docs_dir / source for source in pages]))
 
     @property
     def root_url(self) -> str:

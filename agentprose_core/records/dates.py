@@ -16,7 +16,7 @@ from agentprose_core.files import write_atomic
 from agentprose_core.timefmt import format_utc
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 __all__ = ["GitHistory", "LastChanged", "covering_folders", "git_history", "is_shallow"]
 
@@ -178,6 +178,10 @@ class LastChanged:
         self._locate()
         if self._loaded or self._root is None:
             return
+        self._expect(paths)
+
+    def _expect(self, paths: Iterable[Path]) -> None:
+        assert self._root is not None  # located, in a repository
         root, inside = self._root, self._directory.resolve()
         outside = set()
         for path in paths:
@@ -201,24 +205,29 @@ class LastChanged:
         if found is not None:
             self._root, self._shallow, self._head = found[0].resolve(), found[1], found[2]
 
-    def start(self) -> None:
+    def start(self, expect: Callable[[], Iterable[Path]] | None = None) -> None:
         """Read the history now, in a thread, for a build that will ask for dates: the
         ``git log`` pass (0.1–0.3 s on a repository of a few thousand commits) then runs
         on another CPU while the tool renders pages, not when the first date is asked.
-        Call it after :meth:`expect`, and not in a process that will fork before the
-        first question (Sphinx's parallel writers): a forked child has no thread."""
+        Call it after :meth:`expect`, or give ``expect`` what it would be given, found
+        in the thread first (MkDocs: the code and snippets each page's source names,
+        which would otherwise cost a second, whole-repository pass when asked), and not
+        in a process that will fork before the first question (Sphinx's parallel
+        writers): a forked child has no thread."""
         if self._loaded or self._reading is not None:
             return
         self._locate()  # here: head() may be asked meanwhile
         if self._root is None:
             return
         self._loaded = True
-        self._reading = threading.Thread(target=self._read_in_background,
+        self._reading = threading.Thread(target=self._read_in_background, args=(expect,),
                                          name="agentprose-git-history", daemon=True)
         self._reading.start()
 
-    def _read_in_background(self) -> None:
+    def _read_in_background(self, expect: Callable[[], Iterable[Path]] | None) -> None:
         try:
+            if expect is not None:
+                self._expect(expect())
             self._history = self._read(self._directory, self._expected)
         except BaseException as error:  # raised where the history is asked for
             self._failure = error
