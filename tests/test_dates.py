@@ -122,28 +122,40 @@ def test_files_outside_the_docs_folder_date_from_git(tmp_path: Path) -> None:
     assert len(list((tmp_path / "cache").glob("git-history-*.json"))) == 2  # docs, repository
 
 
+def _docs_and_code(repo: Path, page: str, module: str) -> None:
+    """A repository of docs/``page``, src/``module`` and other/late.py, in three commits:
+    all (2024-01-02), ``module`` (2025-02-03), late.py (2025-03-04)."""
+    _git(repo, "init", "-q")
+    for folder in ("docs", "src", "other"):
+        (repo / folder).mkdir()
+    (repo / "docs" / page).write_text(f"::: {module.removesuffix('.py')}")
+    (repo / "src" / module).write_text("x = 1")
+    (repo / "other" / "late.py").write_text("late")
+    _git(repo, "add", ".")
+    _git(repo, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
+    (repo / "src" / module).write_text("x = 2")
+    _git(repo, "commit", "-qam", "two", when="2025-02-03T04:05:06+00:00")
+    (repo / "other" / "late.py").write_text("later")
+    _git(repo, "commit", "-qam", "three", when="2025-03-04T05:06:07+00:00")
+
+
+def _git_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The git commands the dates module runs from now on, by name, in order."""
+    from agentprose_core.records import dates as dates_module
+
+    logs: list[str] = []
+    real = dates_module._git
+    monkeypatch.setattr(dates_module, "_git", lambda directory, *args: (
+        logs.append(args[0]), real(directory, *args))[1])
+    return logs
+
+
 def test_expected_files_outside_the_docs_folder_join_its_one_git_log(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Sphinx knows every page's dependencies before writing: one path-limited pass then
     # dates them, not a pass over the docs and another over the whole repository.
-    from agentprose_core.records import dates as dates_module
-
-    _git(tmp_path, "init", "-q")
-    for folder in ("docs", "src", "other"):
-        (tmp_path / folder).mkdir()
-    (tmp_path / "docs" / "api.rst").write_text("api")
-    (tmp_path / "src" / "mod [1].py").write_text("x = 1")  # brackets: no glob
-    (tmp_path / "other" / "late.py").write_text("late")
-    _git(tmp_path, "add", ".")
-    _git(tmp_path, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
-    (tmp_path / "src" / "mod [1].py").write_text("x = 2")
-    _git(tmp_path, "commit", "-qam", "two", when="2025-02-03T04:05:06+00:00")
-    (tmp_path / "other" / "late.py").write_text("later")
-    _git(tmp_path, "commit", "-qam", "three", when="2025-03-04T05:06:07+00:00")
-    logs = []
-    real = dates_module._git
-    monkeypatch.setattr(dates_module, "_git", lambda directory, *args: (
-        logs.append(args[0]), real(directory, *args))[1])
+    _docs_and_code(tmp_path, "api.rst", "mod [1].py")  # brackets: no glob
+    logs = _git_calls(monkeypatch)
     passes = [["rev-parse", "log"], ["rev-parse", "log"], ["rev-parse"]]  # the last: cached
     for cache, expected in zip((None, tmp_path / "cache", tmp_path / "cache"), passes,
                                strict=True):
@@ -165,22 +177,8 @@ def test_files_found_in_the_background_join_the_one_git_log(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # MkDocs knows what its pages document only from their sources: start() reads them
     # in its thread, before the one pass, instead of a second pass when first asked.
-    from agentprose_core.records import dates as dates_module
-
-    _git(tmp_path, "init", "-q")
-    for folder in ("docs", "src", "other"):
-        (tmp_path / folder).mkdir()
-    (tmp_path / "docs" / "api.md").write_text("::: mod")
-    (tmp_path / "src" / "mod.py").write_text("x = 1")
-    (tmp_path / "other" / "late.py").write_text("late")
-    _git(tmp_path, "add", ".")
-    _git(tmp_path, "commit", "-qm", "one", when="2024-01-02T03:04:05+00:00")
-    (tmp_path / "src" / "mod.py").write_text("x = 2")
-    _git(tmp_path, "commit", "-qam", "two", when="2025-02-03T04:05:06+00:00")
-    logs = []
-    real = dates_module._git
-    monkeypatch.setattr(dates_module, "_git", lambda directory, *args: (
-        logs.append(args[0]), real(directory, *args))[1])
+    _docs_and_code(tmp_path, "api.md", "mod.py")
+    logs = _git_calls(monkeypatch)
     asked: list[str] = []
 
     def expected() -> list[Path]:
@@ -192,7 +190,7 @@ def test_files_found_in_the_background_join_the_one_git_log(
     assert dates.newest([tmp_path / "docs" / "api.md", tmp_path / "src" / "mod.py"]) == \
         "2025-02-03T04:05:06Z"
     assert (asked, logs) == (["expected"], ["rev-parse", "log"])
-    assert dates.of(tmp_path / "other" / "late.py") == "2024-01-02T03:04:05Z"
+    assert dates.of(tmp_path / "other" / "late.py") == "2025-03-04T05:06:07Z"
     assert logs == ["rev-parse", "log", "log"]  # unannounced: the whole repository
 
 
