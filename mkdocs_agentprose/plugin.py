@@ -184,6 +184,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
         finally:
             log.debug("%d pages converted in background processes, %d of them kept",
                       *self.build.in_background)
+        release_freed_memory()  # the workers' answers as read: MkDocs writes pages next
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
         """The page with its head tags, as MkDocs writes it."""
