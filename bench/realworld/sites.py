@@ -83,6 +83,7 @@ SITES: tuple[Site, ...] = (
               "generics syntax; this machine has Python 3.11 only); llmstxt dropped "
               "(writes llms.txt, as agentprose does); coverage dropped "
               "(needs a coverage run); inventories of other sites not fetched (no network).",
+        rebuild_page="docs/usage/index.md",
     ),
     Site(
         name="httpx",
@@ -111,6 +112,7 @@ SITES: tuple[Site, ...] = (
         features="mkdocs theme (highlight.js), literate-nav, redirects, autorefs, "
                  "mkdocstrings, mkdocs-click, callouts",
         notes="mkdocs 1.6.1 from PyPI (what the checkout documents) instead of the checkout.",
+        rebuild_page="docs/getting-started.md",
     ),
     Site(
         name="jrnl",
@@ -122,6 +124,7 @@ SITES: tuple[Site, ...] = (
         config="mkdocs.yml",
         requirements=("mkdocs>=1.6,<2",),
         features="readthedocs MkDocs theme with custom_dir and a static index.html template",
+        rebuild_page="docs/usage.md",
     ),
     Site(
         name="flask",
@@ -155,6 +158,7 @@ SITES: tuple[Site, ...] = (
         markers="rst",
         timeout=1500,
         notes="intersphinx emptied (no network).",
+        rebuild_page="doc/en/getting-started.rst",
     ),
     Site(
         name="sphinx-design",
@@ -169,6 +173,7 @@ SITES: tuple[Site, ...] = (
         env={"SPHINX_THEME": "furo"},
         markers="md",
         notes="SPHINX_THEME=furo (the conf picks the theme from the environment).",
+        rebuild_page="docs/index.md",
     ),
     Site(
         name="sphinx-tabs",
@@ -181,6 +186,7 @@ SITES: tuple[Site, ...] = (
         requirements=("-e", "{checkout}",),
         features="sphinx-tabs (hidden inactive panels, group and code tabs), alabaster",
         markers="rst",
+        rebuild_page="docs/index.rst",
     ),
     Site(
         name="myst-parser",
@@ -196,6 +202,7 @@ SITES: tuple[Site, ...] = (
         overrides=_NO_NETWORK_SPHINX,
         markers="md",
         notes="intersphinx emptied (no network).",
+        rebuild_page="docs/intro.md",
     ),
     Site(
         name="requests",
@@ -227,6 +234,7 @@ SITES: tuple[Site, ...] = (
         overrides=_NO_NETWORK_SPHINX,
         markers="rst",
         notes="intersphinx emptied (no network).",
+        rebuild_page="docs/installing.rst",
     ),
     Site(
         name="ablog",
@@ -243,6 +251,7 @@ SITES: tuple[Site, ...] = (
         overrides=_NO_NETWORK_SPHINX,
         markers="rst",
         notes="intersphinx emptied (no network); needs pandoc on the PATH (nbsphinx).",
+        rebuild_page="docs/index.rst",
     ),
     Site(
         name="pymdown-extensions",
@@ -262,6 +271,7 @@ SITES: tuple[Site, ...] = (
         notes="The last commit built with MkDocs (the next one, f91cee29, moved the docs to "
               "Zensical); pymdown_lexers (a git requirement, not on PyPI) not installed: "
               "its languages fall back to plain text in both builds.",
+        rebuild_page="docs/src/markdown/installation.md",
     ),
     Site(
         name="mkdocs-llmstxt",
@@ -284,6 +294,7 @@ SITES: tuple[Site, ...] = (
               "of other sites not fetched (no network); git-revision-date-localized and "
               "minify stay disabled (DEPLOY unset), as in a local build; ruff installed "
               "for signature formatting.",
+        rebuild_page="docs/index.md",
     ),
     Site(
         name="sphinx-autoapi",
@@ -302,6 +313,7 @@ SITES: tuple[Site, ...] = (
         notes="intersphinx emptied (no network). Its conf sets "
               "autoapi_generate_api_docs = False: autoapi parses the source, "
               "the pages use autoapi directives, no API tree is generated.",
+        rebuild_page="doc/source/tutorials.rst",
     ),
     Site(
         name="nbsphinx",
@@ -330,6 +342,7 @@ SITES: tuple[Site, ...] = (
               "(<checkouts>/.builds/nbsphinx/conf-<variant>), as sphinxcontrib-bibtex "
               "reads it relative to confdir. insipid theme, as Read the Docs installs it.",
         timeout=1500,
+        rebuild_page="doc/index.rst",
     ),
     Site(
         name="griffe",
@@ -362,6 +375,7 @@ SITES: tuple[Site, ...] = (
               "dropped (writes llms.txt, as agentprose does); coverage dropped (needs a "
               "coverage run); inventories of other sites not fetched (no network).",
         timeout=1500,
+        rebuild_page="docs/getting-started.md",
     ),
     Site(
         name="python-package-guide",
@@ -383,6 +397,7 @@ SITES: tuple[Site, ...] = (
               "sphinxcontrib-bibtex reads it relative to confdir. English only "
               "(SPHINX_LANG unset), as the nox docs session's first build.",
         timeout=1500,
+        rebuild_page="tutorials/intro.md",
     ),
     Site(
         name="mkdocs-static-i18n",
@@ -397,6 +412,7 @@ SITES: tuple[Site, ...] = (
                  "fallback to en, reconfigured Material and search, nav translations), "
                  "Material home template (custom_dir), tabs, admonitions",
         notes="The plugin from the checkout (its own docs).",
+        rebuild_page="docs/index.md",
     ),
     Site(
         name="pymdown-extensions-zensical",
@@ -445,6 +461,7 @@ SITES: tuple[Site, ...] = (
               "numerical.rst and topic/*.rst into peps/ (ignored by git). Resolved here: "
               "Sphinx 9.0.4 (the last for Python 3.11), docutils 0.21.2, Pygments 2.21.0.",
         timeout=2400,
+        rebuild_page="peps/pep-0008.rst",
     ),
     Site(
         name="attrs",
@@ -468,6 +485,7 @@ SITES: tuple[Site, ...] = (
               "README.md and docs/index.md) is not run: the checkout's committed output is "
               "built. attrs installed editable from the checkout (hatch-vcs: the version "
               "comes from the clone's tags).",
+        rebuild_page="docs/overview.md",
     ),
     Site(
         name="mkdocs-macros-plugin",
@@ -491,6 +509,7 @@ SITES: tuple[Site, ...] = (
               "is made; no network here); the package stays installed for the superfences "
               "custom fence (mermaid2.fence_mermaid_custom), so the diagrams stay "
               "<pre class=\"mermaid\"> blocks without the script.",
+        rebuild_page="webdoc/docs/index.md",
     ),
     Site(
         name="pip-tools",
@@ -517,6 +536,7 @@ SITES: tuple[Site, ...] = (
               "transitive pins left to pip; intersphinx emptied (no network; nitpicky stays "
               "on, so references to other sites warn in both builds). apidoc writes "
               "docs/pkg/*.rst (ignored by the checkout's docs/pkg/.gitignore).",
+        rebuild_page="docs/index.md",
     ),
 )
 

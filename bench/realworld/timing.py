@@ -146,6 +146,10 @@ def main() -> int:
     entries = []
     for site in site_list.by_name([name for name in args.sites.split(",") if name]):
         print(f"== {site.name}", file=sys.stderr, flush=True)
+        if args.rebuild and not (site.rebuild_page and site.tool in ("mkdocs", "sphinx")):
+            print(f"  {site.name}: no one-page rebuild to time (a {site.tool} site without "
+                  "rebuild_page in sites.py)", file=sys.stderr, flush=True)
+            continue
         if args.instructions and tool is not None:
             python = _python(site, checkouts, agentprose)
             entries.append(instructions.count_site(site, checkouts, python, agentprose, tool))
