@@ -13,6 +13,7 @@ __all__ = [
     "INDEX_NAME",
     "LLMS_FULL_NAME",
     "LLMS_NAME",
+    "SEARCH_NAME",
     "VERSIONS_SECTION",
     "Conversion",
     "Heading",
@@ -24,6 +25,8 @@ __all__ = [
 INDEX_NAME = "agentprose.json"
 LLMS_NAME = "llms.txt"
 LLMS_FULL_NAME = "llms-full.txt"
+SEARCH_NAME = "agentprose-search.json"
+"""What an MCP endpoint searches with (:mod:`agentprose_core.render.searchfile`)."""
 VERSIONS_SECTION = "Versions"
 """The ``llms.txt`` section of a versioned site's root that links every version's."""
 

@@ -8,7 +8,6 @@ the docs, which are made from it, and :func:`settings_from_mapping` checks value
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from dataclasses import dataclass, field
 from types import NoneType
 from typing import TYPE_CHECKING, Any, Literal, get_args
@@ -255,6 +254,8 @@ def unknown_option_hint(name: str, *, prefix: str = "", also: Sequence[str] = ()
     """What to say of ``name``, which is no option: the option it most likely meant,
     else every option's name (each written with ``prefix``, as the tool spells them;
     ``also`` are the tool's own options)."""
+    import difflib  # only for a mistake: not loaded with every build
+
     known = [*_OPTIONS, *also]
     close = difflib.get_close_matches(name.removeprefix(prefix), known, n=1, cutoff=0.6)
     if close:

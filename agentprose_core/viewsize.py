@@ -18,15 +18,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 __all__ = ["ViewSize", "view_size"]
 
-# Han (with extensions and compatibility ideographs), kana, Hangul, CJK punctuation and
-# full-width forms: a token or more each in every current tokenizer.
-_CJK = re.compile(
-    "[\u3000-\u30ff\u3100-\u312f\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
-    "\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]"
-)
+
+@cache
+def _cjk() -> re.Pattern[str]:
+    """Han (with extensions and compatibility ideographs), kana, Hangul, CJK punctuation
+    and full-width forms: a token or more each in every current tokenizer. Compiled when
+    a view first has a character outside ASCII (2 ms: so wide a class is compiled code
+    point by code point)."""
+    return re.compile(
+        "[\u3000-\u30ff\u3100-\u312f\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
+        "\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]"
+    )
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,6 @@ class ViewSize:
 def view_size(text: str) -> ViewSize:
     """The size of the view ``text`` (see the module's rule)."""
     ascii_chars = len(text.encode("ascii", "ignore"))  # counted in C, not per character
-    cjk = len(_CJK.findall(text)) if len(text) > ascii_chars else 0
+    cjk = len(_cjk().findall(text)) if len(text) > ascii_chars else 0
     other = len(text) - ascii_chars - cjk
     return ViewSize(len(text), (ascii_chars + 2 * other + 4 * cjk + 3) // 4)

@@ -25,12 +25,11 @@ from agentprose_core.build.listings import listing_conversion, with_listing
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
 from agentprose_core.files import safe_target, update_in_place
-from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME, SEARCH_NAME
 from agentprose_core.output.publish import publish, write_view
 from agentprose_core.records.metadata import PageFacts
 from agentprose_core.records.page import make_record
 from agentprose_core.render.decorate import decorate_page
-from agentprose_core.render.searchfile import SEARCH_NAME
 from agentprose_core.urls import output_path
 
 if TYPE_CHECKING:

@@ -12,11 +12,10 @@ from urllib.parse import urlsplit
 
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.files import remove_stale_temporaries, safe_target, write_atomic
-from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME
+from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME, SEARCH_NAME
 from agentprose_core.phrases import phrases_for, translated
 from agentprose_core.records.links import link_findings
 from agentprose_core.records.scopes import pages_under
-from agentprose_core.render.discovery import discovery_files, endpoint_url
 from agentprose_core.render.index import check_pages, iter_index_chunks
 from agentprose_core.render.llmstxt import (
     iter_llms_full_txt,
@@ -24,14 +23,13 @@ from agentprose_core.render.llmstxt import (
     render_section_llms_txt,
 )
 from agentprose_core.render.pagemenu import menu_files
-from agentprose_core.render.searchfile import SEARCH_NAME, render_search_file
 from agentprose_core.render.view import render_view, view_directive
 from agentprose_core.urls import base_url_of, output_path
 from agentprose_core.version import __version__
 from agentprose_core.viewsize import view_size
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
     from pathlib import Path
 
     from agentprose_core.model import PageRecord, SiteRecord
@@ -91,15 +89,8 @@ def publish(
     if settings.index:
         emit(INDEX_NAME, _index(site, kept, generator, settings, result.diagnostics,
                                        sizes=sizes))
-    endpoint = endpoint_url(site.url, settings.mcp_endpoint) if settings.mcp_endpoint \
-        else None
-    if endpoint:  # what an endpoint searches with, and where it is
-        emit(SEARCH_NAME, render_search_file(kept, generator=generator))
-        found, notes = discovery_files(site, [(p.url, p.markdown_url) for p in kept[:2]],
-                                       endpoint, version=__version__)
-        result.diagnostics.extend(notes)
-        for name, text in found.items():
-            emit(name, text)
+    endpoint = _endpoint_files(site, kept, settings, generator=generator, emit=emit,
+                               notes=result.diagnostics)
     if settings.llms_txt:
         words = phrases_for(site.lang, settings.phrases)
         emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections, phrases=words,
@@ -138,6 +129,27 @@ def publish(
                     for page in kept}
         remove_stale_temporaries(sorted(folders))
     return result
+
+
+def _endpoint_files(site: SiteRecord, pages: Sequence[PageRecord], settings: Settings, *,
+                    generator: str, emit: Callable[[str, str], None],
+                    notes: list[Diagnostic]) -> str | None:
+    """With ``mcp_endpoint``: what an endpoint searches with and the files that say where
+    it is; its URL. (Imported here: a build without an endpoint never loads them.)"""
+    if not settings.mcp_endpoint:
+        return None
+    from agentprose_core.render.discovery import discovery_files, endpoint_url
+    from agentprose_core.render.searchfile import render_search_file
+
+    endpoint = endpoint_url(site.url, settings.mcp_endpoint)
+    if endpoint:
+        emit(SEARCH_NAME, render_search_file(pages, generator=generator))
+        found, found_notes = discovery_files(site, [(p.url, p.markdown_url) for p in pages[:2]],
+                                             endpoint, version=__version__)
+        notes.extend(found_notes)
+        for name, text in found.items():
+            emit(name, text)
+    return endpoint
 
 
 def _untranslated(site: SiteRecord, pages: Sequence[PageRecord],

@@ -26,6 +26,7 @@ import json
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from agentprose_core.model import SEARCH_NAME
 from agentprose_core.search.index import SearchIndex, document_of
 from agentprose_core.search.links import links_between
 
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
 
 __all__ = ["SEARCH_NAME", "SEARCH_VERSION", "load_search_schema", "render_search_file"]
 
-SEARCH_NAME = "agentprose-search.json"
 SEARCH_VERSION = 1
 
 
