@@ -1,10 +1,11 @@
 """The event handlers: plan in the main process, write each page where Sphinx writes it,
 assemble the site files at the end.
 
+- ``env-get-outdated`` (main process, before reading): the worker of a serial build
+  starts, warming up while Sphinx reads (a rebuild's when it reads more than 4 pages
+  again).
 - ``env-updated`` (main process, after reading): settings, reading order, which pages
-  get a view, and git dates, all inherited by forked writer processes under ``-j``;
-  the worker for a serial build of more than 4 pages (a rebuild's starts earlier, at
-  ``env-get-outdated``, when it reads more than 4 pages again).
+  get a view, and git dates, all inherited by forked writer processes under ``-j``.
 - ``html-page-context`` (main or writer process): hand the page to the worker and put
   a marker where its head tags go (main process, with a worker:
   :mod:`agentprose_core.build.deferred`), or
@@ -110,8 +111,8 @@ def builder_inited(app: Sphinx) -> None:
     )
 
 
-def _start_worker(plan: Plan, pages: int) -> None:
-    plan.pool = start_worker(plan.settings, pages)
+def _start_worker(plan: Plan, pages: int, *, rebuild: bool = False) -> None:
+    plan.pool = start_worker(plan.settings, pages, rebuild=rebuild)
 
 
 def _page_url(app: Sphinx, plan: Plan, docname: str) -> str:
@@ -145,7 +146,7 @@ def env_updated(app: Sphinx, env: BuildEnvironment) -> list[str]:
                               site=_site(app, plan), site_map=plan.site_map,
                               cache=plan.cache, records=plan.records)
     # A first build that writes serially leaves a CPU idle, if there is one: the worker
-    # converts there.
+    # converts there (started at env-get-outdated, unless every page is generated).
     if plan.pool is None and not plan.rebuild and app.parallel <= 1:
         _start_worker(plan, len(plan.views))
     if plan.pool is not None:
@@ -201,12 +202,14 @@ def env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], change
     if plan is None:
         return []
     outdated = outdated_pages(app, plan, env, changed | added, removed)
+    # The worker starts now, while Sphinx reads, so that it is warm when Sphinx writes:
+    # on a rebuild of a site we know, if Sphinx writes enough pages to pay for its start
+    # (not the one page an edit changed); on a first build that writes serially, always.
     if env.all_docs:
-        # A rebuild of a site we know: the worker starts now, while Sphinx reads, so
-        # that it is warm when Sphinx writes, if Sphinx writes enough pages to pay for
-        # its start (not the one page an edit changed).
         plan.rebuild = True
-        _start_worker(plan, len(added | changed | set(outdated)))
+        _start_worker(plan, len(added | changed | set(outdated)), rebuild=True)
+    elif app.parallel <= 1:
+        _start_worker(plan, len(added))
     return outdated
 
 

@@ -11,7 +11,7 @@ import yaml
 from agentprose_core.convert.fences import fences_of
 from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.parallel.cache import ConversionCache
-from agentprose_core.parallel.policy import MIN_PAGES, MIN_PAGES_BESIDE_TOOL, worker_count
+from agentprose_core.parallel.policy import MIN_PAGES, MIN_REBUILT_PAGES, worker_count
 from agentprose_core.parallel.speculative import BackgroundConversions, conversion_pool
 from agentprose_core.settings import Settings
 
@@ -101,12 +101,20 @@ def test_a_page_linking_to_a_page_left_out_later_is_converted_again() -> None:
     assert "gone.md" not in "".join(c.markdown for c in found.values())  # type: ignore[attr-defined]
 
 
-def test_a_small_site_or_no_workers_start_no_process() -> None:
-    small = {_url(n): f"{BASE}p{n}.md" for n in range(MIN_PAGES_BESIDE_TOOL)}
-    background, found = _run(1, small, pages=MIN_PAGES_BESIDE_TOOL, site=small)
+def test_without_a_pool_nothing_is_converted_in_the_background() -> None:
+    small = {_url(n): f"{BASE}p{n}.md" for n in range(2)}
+    background, found = _run(0, small, pages=2, site=small)
     assert found == {}
     assert background.converted_in_background == 0
     assert conversion_pool(0) is None
+
+
+def test_a_two_page_site_s_first_build_converts_in_the_worker() -> None:
+    # Its pages never load lxml and the engine into the build tool's process.
+    small = {_url(n): f"{BASE}p{n}.md" for n in range(2)}
+    background, found = _run(worker_count(2, enabled=True, cpus=2), small, pages=2, site=small)
+    assert background.converted_in_background == 2
+    assert found == {_url(n): _in_process(n, small) for n in range(2)}
 
 
 def test_the_one_page_a_reload_changed_goes_to_the_worker() -> None:
@@ -160,8 +168,10 @@ def test_a_killed_worker_leaves_its_pages_to_the_caller() -> None:
 
 def test_worker_count_leaves_a_cpu_to_the_build() -> None:
     assert [worker_count(100, enabled=True, cpus=n) for n in (1, 2, 4, 16)] == [0, 1, 3, 4]
-    assert worker_count(MIN_PAGES_BESIDE_TOOL, enabled=True, cpus=16) == 0  # a small site
-    assert worker_count(MIN_PAGES_BESIDE_TOOL + 1, enabled=True, cpus=16) == 4
+    # A rebuild of a page or two converts in the tool's process; a first build never does.
+    assert worker_count(MIN_REBUILT_PAGES, enabled=True, rebuild=True, cpus=16) == 0
+    assert worker_count(MIN_REBUILT_PAGES + 1, enabled=True, rebuild=True, cpus=16) == 4
+    assert [worker_count(n, enabled=True, cpus=16) for n in (0, 1, 2, 100)] == [0, 1, 2, 4]
     assert worker_count(MIN_PAGES, enabled=True, tool_busy=False, cpus=16) == 0
     assert worker_count(100, enabled=False, cpus=16) == 0
     # agentprose build waits for its workers: every CPU, two at least.

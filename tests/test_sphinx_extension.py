@@ -560,7 +560,7 @@ def _build_and_tell(src: Path, root: Path, workers: str, *options: str) -> tuple
 def test_an_incremental_build_works_in_a_worker_and_sphinx_never_loads_lxml(
     tmp_path: Path,
 ) -> None:
-    from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL as MIN_PAGES
+    from agentprose_core.parallel.policy import MIN_REBUILT_PAGES as MIN_PAGES
     from agentprose_core.parallel.policy import worker_count
 
     from .test_cache import _without_times
@@ -591,19 +591,19 @@ def test_a_one_page_rebuild_converts_in_sphinx_s_process_without_a_worker(
 ) -> None:
     # A worker costs more to start than one page costs to convert: a rebuild after an
     # edit starts none, and gives what a build without workers gives.
-    from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL, worker_count
+    from agentprose_core.parallel.policy import MIN_REBUILT_PAGES, worker_count
 
     from .test_cache import _without_times
 
     outputs = {}
     for workers in ("1", "0"):
-        src = _site_with_more_pages(tmp_path / workers, MIN_PAGES_BESIDE_TOOL + 4)
+        src = _site_with_more_pages(tmp_path / workers, MIN_REBUILT_PAGES + 4)
         by_worker = []
         for _ in range(2):
             by_worker.append(_build_and_tell(src, tmp_path / workers, workers, "-v")[1])
             page = src / "more0.rst"
             page.write_text(page.read_text() + "\nOne more line.\n")
-        if workers == "1" and worker_count(MIN_PAGES_BESIDE_TOOL + 5, enabled=True) > 0:
+        if workers == "1" and worker_count(MIN_REBUILT_PAGES + 5, enabled=True) > 0:
             assert by_worker == [True, False]
         outputs[workers] = snapshot(tmp_path / workers / "out")
     assert _without_times(outputs["1"]) == _without_times(outputs["0"])
@@ -617,7 +617,7 @@ def test_site_files_named_in_html_extra_path_are_written_last_by_sphinx_s_proces
     import subprocess
     import sys
 
-    from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL as MIN_PAGES
+    from agentprose_core.parallel.policy import MIN_REBUILT_PAGES as MIN_PAGES
 
     src = copy_root("basic", tmp_path / "src")
     for number in range(MIN_PAGES + 4):

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 
 from agentprose_core.convert.fences import fences_of
 from agentprose_core.parallel.cache import cache_key, site_digest
-from agentprose_core.parallel.policy import MIN_PAGES_BESIDE_TOOL
 from agentprose_core.parallel.pool import WorkerPool, WorkerState, remember
 from agentprose_core.parallel.wire import WiredTexts
 
@@ -145,8 +144,8 @@ class BackgroundConversions:
 
     ``site_map`` is every page the build will render (page key -> view URL). Pages
     found in ``cache`` are taken from it; ``pool`` (see :func:`conversion_pool`)
-    converts the others on a site of more than :data:`MIN_PAGES_BESIDE_TOOL` pages. On
-    a smaller site, or without a pool, the caller converts them. The pool is the
+    converts the others; without a pool (see :func:`~.policy.worker_count`), the caller
+    converts them. The pool is the
     caller's: it may serve the next build too.
     """
 
@@ -156,7 +155,7 @@ class BackgroundConversions:
     ) -> None:
         self.build = Build(dict(site_map), settings, cache)
         self.digest = site_digest(self.build.site_map)
-        self._pool = pool if pool is not None and len(site_map) > MIN_PAGES_BESIDE_TOOL else None
+        self._pool = pool
         self._sent_build = False
         self._tickets: dict[int, str] = {}
         self.converted_in_background = 0
