@@ -270,7 +270,8 @@ def _language_of_named_file(block: Element, title: str | None,
     for _ in range(_ANCESTORS_TO_SEARCH + 1):
         if element is None or blocks_under.get(element, 0) > 1:
             return None
-        for child in element:
+        # (not among a <pre>'s own children: its code's tokens, hundreds of them)
+        for child in element if element.tag != "pre" else ():
             if not _CAPTIONS.isdisjoint(classes(child)):
                 return language_of_file(all_text(child))
         if element.tag in ("details", "blockquote") and len(element):

@@ -32,7 +32,6 @@ _LINE_BLOCKS = BLOCK_TAGS | {"td", "th", "dt", "dd", "summary", "caption", "lege
                              "thead", "tbody", "tfoot", "body", "br"}
 # Inline content only: no block syntax can start there.
 _NO_BLOCK_SYNTAX = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "td", "th"})
-_LINKS = frozenset({"a"})
 _NEWLINES = re.compile(r"[ \t\r\f]*\n[ \t\r\n\f]*")
 _BLANK_LINES = re.compile(r"\n[ \t\r\f]*(?=\n)")
 _ANYWHERE = re.compile(
@@ -115,13 +114,43 @@ def _tail_starts_line(element: Element) -> bool:
     return not _shows(element) and _starts_line(element)
 
 
-def _tags_around(element: Element, *, itself: bool) -> set[object]:
-    """The tags of the elements a text is inside: ``element``'s ancestors, and
-    ``element`` itself for its own text (not for its tail)."""
-    found: set[object] = {ancestor.tag for ancestor in element.iterancestors()}
-    if itself:
-        found.add(element.tag)
-    return found
+# What a text is inside, as flags: a code span, a heading or cell, a link.
+_IN_CODE, _INLINE_ONLY, _IN_LINK = 1, 2, 4
+_TAG_FLAGS: dict[object, int] = {**dict.fromkeys(_CODE_LIKE, _IN_CODE),
+                                 **dict.fromkeys(_NO_BLOCK_SYNTAX, _INLINE_ONLY), "a": _IN_LINK}
+
+
+class _Around:
+    """The flags of the elements a text is inside, each element's worked out once, from
+    its parent's (a walk up from every text would go over the same ancestors again)."""
+
+    def __init__(self) -> None:
+        self._flags: dict[Element, int] = {}
+
+    def of(self, element: Element) -> int:
+        """The flags of ``element`` and its ancestors: what its own text is inside."""
+        found = self._flags.get(element)
+        if found is not None:
+            return found
+        chain: list[Element] = []
+        known = 0
+        current: Element | None = element
+        while current is not None:
+            flags = self._flags.get(current)
+            if flags is not None:
+                known = flags
+                break
+            chain.append(current)
+            current = current.getparent()
+        for member in reversed(chain):
+            known |= _TAG_FLAGS.get(member.tag, 0)
+            self._flags[member] = known
+        return known
+
+    def above(self, element: Element) -> int:
+        """The flags of ``element``'s ancestors: what its tail is inside."""
+        parent = element.getparent()
+        return self.of(parent) if parent is not None else 0
 
 
 # Worth a closer look: a character escaped anywhere, a newline, or a first character
@@ -129,13 +158,13 @@ def _tags_around(element: Element, *, itself: bool) -> set[object]:
 _CANDIDATE = re.compile(r"[`~<&\]\\_*\[]|\n\s*\S|^\s*[#>+*=|\d:-]")
 
 
-def _escaped(text: str, *, around: set[object], starts: bool, escaper: _Escaper) -> str:
-    """``text`` escaped for where it stands: ``around`` are the tags of the elements it
-    is inside (see :func:`_tags_around`); ``starts`` says whether it starts a line."""
-    if not around.isdisjoint(_CODE_LIKE):
+def _escaped(text: str, *, around: int, starts: bool, escaper: _Escaper) -> str:
+    """``text`` escaped for where it stands: ``around`` are the flags of the elements it
+    is inside (see :class:`_Around`); ``starts`` says whether it starts a line."""
+    if around & _IN_CODE:
         # A code span cannot go on after a newline: it is a space there, as in HTML.
         return _NEWLINES.sub(" ", text) if "\n" in text else text
-    if not around.isdisjoint(_NO_BLOCK_SYNTAX):  # a heading or a cell: one line, inline only
+    if around & _INLINE_ONLY:  # a heading or a cell: one line, inline only
         text = escaper.anywhere(_NEWLINES.sub(" ", text) if "\n" in text else text)
     else:
         # A blank line would end the paragraph: in HTML it is only a space.
@@ -144,7 +173,7 @@ def _escaped(text: str, *, around: set[object], starts: bool, escaper: _Escaper)
                  else escaper.anywhere(first)]
         lines.extend(escaper.line_start(line) if line.strip() else line for line in rest)
         text = "\n".join(lines)
-    return escaper.brackets(text) if not around.isdisjoint(_LINKS) else text
+    return escaper.brackets(text) if around & _IN_LINK else text
 
 
 
@@ -170,13 +199,14 @@ def escape_text(root: Element, placeholders: Placeholders) -> None:
     _prepare_code(root)
     escaper = _Escaper(placeholders)
     candidate = _CANDIDATE.search
+    around = _Around()
     for element in root.iter():
         text, tail = element.text, element.tail
         if text and candidate(text) and isinstance(element.tag, str):
-            element.text = _escaped(text, around=_tags_around(element, itself=True),
+            element.text = _escaped(text, around=around.of(element),
                                     starts=_starts_line(element), escaper=escaper)
         if tail and candidate(tail) and element is not root:
-            element.tail = _escaped(tail, around=_tags_around(element, itself=False),
+            element.tail = _escaped(tail, around=around.above(element),
                                     starts=_tail_starts_line(element), escaper=escaper)
     for image in root.iter("img"):
         alt = image.get("alt") or ""
