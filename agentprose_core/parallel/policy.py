@@ -12,15 +12,16 @@ waits for its workers, so a worker there only adds its start-up (~0.1 s of CPU, 
 conversion of some 20 pages)."""
 
 MIN_REBUILT_PAGES = 4
-"""A rebuild beside MkDocs or Sphinx that writes up to this many pages (Sphinx's
-incremental build after an edit) converts them in the tool's own process: there a
-worker's start (~0.1 s of CPU) is most of what the rebuild adds. Measured on Requests'
-one-page rebuild (1.4 s): ×1.07 wall, ×1.08 CPU in-process against ×1.08 and ×1.20 with
-a worker. A first build sends its pages to a worker however few they are: the worker
-converts while the tool renders, and the tool's process never loads lxml and the engine
-(about 10 MiB). On sphinx-tabs' two pages: ×1.09 wall, ×1.04 peak memory with a worker
-against ×1.15 and ×1.22 in-process (December 2026). A ``mkdocs serve`` reload sends
-its pages to the workers of the first build, which outlive it."""
+"""An incremental Sphinx build that writes up to this many pages (the rebuild after an
+edit) converts them in Sphinx's own process: there a worker's start (~0.1 s of CPU) is
+most of what the rebuild adds. Measured on Requests' one-page rebuild (1.4 s): ×1.07
+wall, ×1.08 CPU in-process against ×1.08 and ×1.20 with a worker. A first build, in
+either tool, sends its pages to a worker however few they are: the worker converts
+while the tool renders, and the tool's process never loads lxml and the engine (about
+10 MiB). On sphinx-tabs' two pages: ×1.04 peak memory with a worker against ×1.22
+in-process, the same wall (+0.1 s either way), more CPU (the worker's start on the
+other core; December 2026). A ``mkdocs serve`` reload sends its pages to the workers of
+the first build, which outlive it."""
 
 
 def worker_count(pages: int, *, enabled: bool, tool_busy: bool = True, rebuild: bool = False,
@@ -31,7 +32,7 @@ def worker_count(pages: int, *, enabled: bool, tool_busy: bool = True, rebuild: 
     pages while the workers convert), so the workers get every CPU but that one;
     ``agentprose build`` mostly waits for its workers, which then get every CPU, and
     starts them only when there are two at least (one would just move the work).
-    ``rebuild``: the tool rebuilds a site it built before (see :data:`MIN_REBUILT_PAGES`).
+    ``rebuild``: Sphinx rebuilds a site it built before (see :data:`MIN_REBUILT_PAGES`).
     ``most`` caps the count (Sphinx's writer hands pages to one worker, in order), and
     so do the pages: a worker per page at most.
     """

@@ -145,8 +145,7 @@ class BackgroundConversions:
     ``site_map`` is every page the build will render (page key -> view URL). Pages
     found in ``cache`` are taken from it; ``pool`` (see :func:`conversion_pool`)
     converts the others; without a pool (see :func:`~.policy.worker_count`), the caller
-    converts them. The pool is the
-    caller's: it may serve the next build too.
+    converts them. The pool is the caller's: it may serve the next build too.
     """
 
     def __init__(
