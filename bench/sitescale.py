@@ -4,9 +4,9 @@ sizes through ``agentprose build``, time and memory per page, and the slope.
 Each size gets a site of its own (``--sizes``, default 1,000, 3,000 and 10,000 pages),
 generated in seconds, deterministic (a fixed seed) and committed to git: pages in
 sections of 50, each with a nav of its section, headings, paragraphs that link five
-other pages (one in three to a heading of it), a table and a code block. The same pages at every size, so
-the cost per page should not move: a step that is quadratic in pages or links shows as
-a cost per page that grows with the site. ``agentprose build`` exercises every part of
+other pages (one in three to a heading of it), a table and a code block. The same pages
+at every size, so the cost per page should not move: a step that is quadratic in pages
+or links shows as a cost per page that grows with the site. ``agentprose build`` exercises every part of
 the core (conversion in its workers, records, the link check, ``agentprose.json``,
 ``llms.txt`` and the sections' files); the build tools' glue is timed by
 ``bench/perf.py``.
