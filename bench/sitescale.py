@@ -6,10 +6,10 @@ generated in seconds, deterministic (a fixed seed) and committed to git: pages i
 sections of 50, each with a nav of its section, headings, paragraphs that link five
 other pages (one in three to a heading of it), a table and a code block. The same pages
 at every size, so the cost per page should not move: a step that is quadratic in pages
-or links shows as a cost per page that grows with the site. ``agentprose build`` exercises every part of
-the core (conversion in its workers, records, the link check, ``agentprose.json``,
-``llms.txt`` and the sections' files); the build tools' glue is timed by
-``bench/perf.py``.
+or links shows as a cost per page that grows with the site. ``agentprose build``
+exercises every part of the core (conversion in its workers, records, the link check,
+``agentprose.json``, ``llms.txt`` and the sections' files); the build tools' glue is
+timed by ``bench/perf.py``.
 
     python bench/sitescale.py [--sizes 1000,3000,10000] [--rounds 1] [--keep DIR]
 
