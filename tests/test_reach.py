@@ -7,6 +7,8 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from llms_txt import parse_llms_file
 
 from agentprose_core.model import PageRecord, SiteRecord
@@ -17,6 +19,8 @@ from agentprose_core.records.scopes import (
     covering_scope,
     describedby_url,
     folder_of,
+    pages_in_scopes,
+    pages_under,
     section_scopes,
     site_scopes,
 )
@@ -79,6 +83,26 @@ def test_folder_of_a_page() -> None:
     assert folder_of(BASE + "guide/install.html", BASE) == "guide/"
     assert folder_of(BASE + "index.html", BASE) == ""
     assert folder_of("https://other.example/guide/", BASE) is None
+
+
+_SEGMENTS = st.sampled_from(["a", "b", "ab", "a.html", "b/index.html", "", "x%20y"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(paths=st.lists(st.lists(_SEGMENTS, max_size=4).map("/".join), max_size=12),
+       folders=st.lists(st.lists(st.sampled_from(["a", "b", "ab", ""]), min_size=1,
+                                 max_size=3).map(lambda parts: "/".join(parts) + "/"),
+                        max_size=5, unique=True),
+       off_site=st.booleans())
+def test_pages_in_scopes_files_each_page_as_pages_under_does(
+    paths: list[str], folders: list[str], off_site: bool,
+) -> None:
+    # One pass instead of one per section: the same pages, in the same order.
+    pages = [page(path, "Guide") for path in paths]
+    if off_site:
+        pages.append(dataclasses.replace(page("a/", "Guide"), url="https://other.example/a/"))
+    assert pages_in_scopes(pages, BASE, folders) == {
+        folder: pages_under(pages, BASE, folder) for folder in folders}
 
 
 def test_the_most_specific_scope_covers_a_page() -> None:

@@ -15,7 +15,7 @@ from agentprose_core.files import remove_stale_temporaries, safe_target, write_a
 from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME, SEARCH_NAME
 from agentprose_core.phrases import phrases_for, translated
 from agentprose_core.records.links import link_findings
-from agentprose_core.records.scopes import pages_under
+from agentprose_core.records.scopes import pages_in_scopes
 from agentprose_core.render.index import check_pages, iter_index_chunks
 from agentprose_core.render.llmstxt import (
     iter_llms_full_txt,
@@ -95,8 +95,9 @@ def publish(
         words = phrases_for(site.lang, settings.phrases)
         emit(LLMS_NAME, render_llms_txt(site, kept, sections=llms_sections, phrases=words,
                                         mcp_endpoint=endpoint))
+        scoped = pages_in_scopes(kept, base, (folder for folder, _ in site.scopes))
         for folder, title in site.scopes:
-            under = pages_under(kept, base, folder)
+            under = scoped[folder]
             full = settings.llms_full_txt and \
                 sum(len(page.markdown) for page in under) >= SECTION_FULL_MIN_CHARS
             emit(folder + LLMS_NAME, render_section_llms_txt(site, under, folder, title,

@@ -37,6 +37,7 @@ __all__ = [
     "folder_of",
     "group_of",
     "groups",
+    "pages_in_scopes",
     "pages_under",
     "section_scopes",
     "site_scopes",
@@ -130,6 +131,24 @@ def pages_under(pages: Sequence[P], base_url: str, folder: str) -> list[P]:
     """The pages whose URL is in ``folder`` or below it, in their order: what the
     folder's ``llms.txt`` covers."""
     return [page for page in pages if (folder_of(page.url, base_url) or "").startswith(folder)]
+
+
+def pages_in_scopes(pages: Sequence[P], base_url: str,
+                    folders: Iterable[str]) -> dict[str, list[P]]:
+    """:func:`pages_under` of each of ``folders`` (each ending in ``/``, as scopes do),
+    in one pass: each page is filed under the folders that hold its own, found by its
+    folder's prefixes. A site of many sections would otherwise compare every page with
+    every section's folder."""
+    found: dict[str, list[P]] = {folder: [] for folder in folders}
+    for page in pages:
+        folder = folder_of(page.url, base_url) or ""
+        end = folder.find("/")
+        while end != -1:
+            members = found.get(folder[: end + 1])
+            if members is not None:
+                members.append(page)
+            end = folder.find("/", end + 1)
+    return found
 
 
 def _common_folder(folders: Iterable[str]) -> str:
