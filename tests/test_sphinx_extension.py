@@ -121,6 +121,35 @@ def test_incremental_edit_and_delete(make_app: App, basic: Path) -> None:
     assert "Extra" not in (out / "llms.txt").read_text(encoding="utf-8")
 
 
+def test_a_one_page_rebuild_writes_the_site_files_a_build_from_scratch_writes(
+    make_app: App, tmp_path: Path,
+) -> None:
+    # The pages the rebuild left as they were give their parts of agentprose.json,
+    # llms-full.txt and the link check as the last build made them (kept beside their
+    # records); the edited page's new heading, link and size change all three. (Its
+    # title stays: Sphinx itself would not write again the pages that show it.)
+    from .test_cache import _without_times
+
+    src = copy_root("basic", tmp_path / "site")
+    for number in range(12):  # one page in sixteen edited: the records' memo is kept
+        (src / f"more{number}.rst").write_text(
+            f":orphan:\n\nMore {number}\n=======\n\nSee :ref:`barnacles`.\n")
+    rocks = "Rock pools\n==========\n\n.. _barnacles:\n\nBarnacles\n---------\n\nCarved.\n"
+    (src / "guide" / "rocks.rst").write_text(rocks)
+    build(make_app, src)
+    memo = src / "_build" / "doctrees" / "agentprose" / "records.pickle"
+    written = memo.stat().st_mtime_ns
+    (src / "guide" / "rocks.rst").write_text(
+        rocks.replace("Carved.", "They hold on. Back to :doc:`tide-pools`.\n\n"
+                      "Ledges\n------\n\nFlat rock."))
+    rebuilt = build(make_app, src)
+    assert memo.stat().st_mtime_ns == written  # the kept parts were what it took
+    fresh = build(make_app, shutil.copytree(src, tmp_path / "fresh",
+                                            ignore=shutil.ignore_patterns("_build")))
+    assert _without_times(snapshot(rebuilt)) == _without_times(snapshot(fresh))
+    assert "## Ledges\n" in (rebuilt / "llms-full.txt").read_text(encoding="utf-8")
+
+
 def test_documents_without_a_view_are_named_with_why(make_app: App, basic: Path) -> None:
     app = make_app("html", srcdir=basic)
     app.build()

@@ -30,6 +30,7 @@ from agentprose_core.output.publish import publish, write_view
 from agentprose_core.records.metadata import PageFacts
 from agentprose_core.records.page import make_record
 from agentprose_core.render.decorate import decorate_page
+from agentprose_core.render.parts import PageParts
 from agentprose_core.urls import output_path
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
     from agentprose_core.model import PageRecord, SiteRecord
     from agentprose_core.parallel.cache import ConversionCache
-    from agentprose_core.records.store import RecordStore
+    from agentprose_core.records.store import RecordStore, StoredRecords
     from agentprose_core.settings import Settings
 
 __all__ = ["ListingPage", "SiteJob", "finish_site", "ours", "ready"]
@@ -108,9 +109,12 @@ def finish_site(_state: object, job: SiteJob) -> list[Diagnostic]:
     (unused: the job holds everything)."""
     _drop_stale(job)
     notes = _write_listings(job)
-    records = _records(job)
+    stored = job.records.load_stored(job.docs)
+    records = _records(job, stored)
     published = publish(job.outdir, job.site, list(records.values()), settings=job.settings,
-                        generator=job.generator, views=False)
+                        generator=job.generator, views=False, parts=_kept_parts(stored))
+    job.records.keep(stored, {docname: published.parts.get(record.url)
+                              for docname, record in records.items()})
     _drop_stale_site_files(job, published.files)
     if job.cache is not None and job.prune_cache:
         job.cache.prune()
@@ -213,20 +217,26 @@ def _drop_stale_site_files(job: SiteJob, written: list[str]) -> None:
     job.records.keep_site_files(written)
 
 
-def _records(job: SiteJob) -> dict[str, PageRecord]:
+def _records(job: SiteJob, stored: StoredRecords) -> dict[str, PageRecord]:
     """Every page's record by docname, in reading order, with prev/next and sections as
-    they are in this build."""
-    stored = job.records.load_all(job.docs)
+    they are in this build (``stored`` is brought up to date)."""
     records = {}
     for docname in job.docs:
-        if docname not in stored:
+        if docname not in stored.records:
             continue
-        record = _current(job, stored[docname], docname)
-        if record != stored[docname]:  # a neighbour moved in the toctree: update the view
+        record = _current(job, stored.records[docname], docname)
+        if record != stored.records[docname]:  # a neighbour moved in the toctree
             write_view(job.outdir, record, job.base_url, job.settings)
-            job.records.save(docname, record)
+            stored.replace(docname, record, job.records.save(docname, record))
         records[docname] = record
     return records
+
+
+def _kept_parts(stored: StoredRecords) -> dict[str, PageParts]:
+    """The parts of the site files the last build made from the records still current,
+    by page URL."""
+    return {stored.records[docname].url: parts for docname, parts in stored.kept.items()
+            if isinstance(parts, PageParts)}
 
 
 def _current(job: SiteJob, record: PageRecord, docname: str) -> PageRecord:

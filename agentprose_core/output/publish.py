@@ -6,6 +6,7 @@ bytes for the same pages.
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -23,10 +24,10 @@ from agentprose_core.render.llmstxt import (
     render_section_llms_txt,
 )
 from agentprose_core.render.pagemenu import menu_files
+from agentprose_core.render.parts import PageParts, SiteParts
 from agentprose_core.render.view import render_view, view_directive
 from agentprose_core.urls import base_url_of, output_path
 from agentprose_core.version import __version__
-from agentprose_core.viewsize import view_size
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 
     from agentprose_core.model import PageRecord, SiteRecord
     from agentprose_core.settings import Settings
-    from agentprose_core.viewsize import ViewSize
 
 __all__ = ["Published", "publish", "write_view"]
 
@@ -47,6 +47,7 @@ class Published:
     bytes_written: int = 0
     pages: list[PageRecord] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    parts: dict[str, PageParts] = field(default_factory=dict)  # every page's, by URL
 
 
 def publish(
@@ -59,6 +60,7 @@ def publish(
     dry_run: bool = False,
     llms_sections: Sequence[tuple[str, Sequence[str]]] = (),
     views: bool = True,
+    parts: Mapping[str, PageParts] | None = None,
 ) -> Published:
     """Write each page's agent view and the site files into ``site_dir``.
 
@@ -66,11 +68,18 @@ def publish(
     file. Every path is checked to stay inside ``site_dir``. ``llms_sections`` replaces
     the nav's grouping in ``llms.txt`` (titles with page URLs). ``views=False`` writes
     the site files only, for tools that wrote each view as the page was rendered.
+    ``parts``: the pages' parts of the site files as an earlier build made them, by
+    URL, for pages whose record has not changed since
+    (:mod:`~agentprose_core.render.parts`); the result's ``parts`` are this build's,
+    to keep for the next.
     """
     kept, diagnostics = check_pages(site, pages)
     base = base_url_of(site.url)
-    result = Published(pages=kept, diagnostics=[*diagnostics, *link_findings(kept, base),
-                                                *_untranslated(site, kept, settings)])
+    shares = SiteParts(base, settings, parts)
+    found = link_findings(kept, base, links=shares.links, targets=shares.targets)
+    result = Published(pages=kept, diagnostics=[*diagnostics, *found,
+                                                *_untranslated(site, kept, settings)],
+                       parts=shares.parts)
 
     def emit(relative: str, data: str | Iterable[str]) -> None:
         target = safe_target(site_dir, relative)
@@ -79,16 +88,16 @@ def publish(
             return
         result.bytes_written += write_atomic(target, data)
 
-    sizes = {}  # of each view as written: for the index's posts
     for page in kept:
-        # the page's own language, as write_view has it: the same bytes either way
-        text = render_view(page, view_directive(base, settings, page.lang))
-        sizes[page.url] = view_size(text)
-        if views:
+        if views:  # in the page's own language, as write_view has it: the same bytes
+            text = render_view(page, view_directive(base, settings, page.lang))
+            shares.size(page, text)
             emit(output_path(page.markdown_url, base), text)
+        else:
+            shares.size(page)
     if settings.index:
         emit(INDEX_NAME, _index(site, kept, generator, settings, result.diagnostics,
-                                       sizes=sizes))
+                                shares=shares))
     endpoint = _endpoint_files(site, kept, settings, generator=generator, emit=emit,
                                notes=result.diagnostics)
     if settings.llms_txt:
@@ -103,16 +112,17 @@ def publish(
             emit(folder + LLMS_NAME, render_section_llms_txt(site, under, folder, title,
                                                              full=full, phrases=words))
             if full:
-                emit(folder + LLMS_FULL_NAME, iter_llms_full_txt(site, under))
+                emit(folder + LLMS_FULL_NAME,
+                     iter_llms_full_txt(site, under, entries=shares.entry))
     if settings.llms_full_txt:
         emit(LLMS_FULL_NAME, _capped_full(site, kept, settings.llms_full_max_bytes,
-                                          result.diagnostics))
+                                          result.diagnostics, entries=shares.entry))
     if settings.host != "none":
         from agentprose_core.hosting.servers import (
             host_files,  # imported only for a build that asks for it
         )
 
-        views_written = {output_path(page.markdown_url, base): sizes[page.url].tokens
+        views_written = {output_path(page.markdown_url, base): shares.size(page).tokens
                          for page in kept}
         scopes = ("", *(folder for folder, _ in site.scopes)) if settings.llms_txt else ()
         for name, text in host_files(settings.host, base_path=urlsplit(base).path,
@@ -125,9 +135,9 @@ def publish(
         for name, text in menu_files().items():
             emit(name, text)
     if not dry_run:  # where a killed build may have left some: beside what we write
-        folders = {safe_target(site_dir, relative).parent for relative in result.files}
-        folders |= {safe_target(site_dir, output_path(page.markdown_url, base)).parent
-                    for page in kept}
+        written = {*result.files, *(output_path(page.markdown_url, base) for page in kept)}
+        # each folder checked once, not each file: a rebuild of a large site asks this
+        folders = {safe_target(site_dir, posixpath.dirname(relative)) for relative in written}
         remove_stale_temporaries(sorted(folders))
     return result
 
@@ -173,17 +183,18 @@ fetching its pages one by one starts to cost an agent more than one file would."
 
 def _index(site: SiteRecord, pages: Sequence[PageRecord], generator: str,
            settings: Settings, notes: list[Diagnostic], *,
-           sizes: Mapping[str, ViewSize]) -> Iterable[str]:
+           shares: SiteParts) -> Iterable[str]:
     """The index, streamed; without bodies when it would pass ``index_max_bytes``."""
     bodies = settings.index_markdown
     if bodies and settings.index_max_bytes:
         # Measured in a first pass and made again to write: never the whole index (every
         # page's Markdown a second time) in memory at once.
         size = sum(len(chunk.encode("utf-8"))
-                   for chunk in iter_index_chunks(site, pages, generator=generator, sizes=sizes))
+                   for chunk in iter_index_chunks(site, pages, generator=generator,
+                                                  posts=shares.post))
         if size <= settings.index_max_bytes:
             return iter_index_chunks(site, pages, generator=generator, include_markdown=True,
-                                     sizes=sizes)
+                                     posts=shares.post)
         notes.append(Diagnostic(
             "index-cut",
             f"agentprose.json would pass index_max_bytes ({settings.index_max_bytes:,}): it "
@@ -191,14 +202,15 @@ def _index(site: SiteRecord, pages: Sequence[PageRecord], generator: str,
         ))
         bodies = False
     return iter_index_chunks(site, pages, generator=generator, include_markdown=bodies,
-                             sizes=sizes)
+                             posts=shares.post)
 
 
 def _capped_full(site: SiteRecord, pages: Sequence[PageRecord], limit: int | None,
-                 notes: list[Diagnostic]) -> Iterator[str]:
+                 notes: list[Diagnostic], *,
+                 entries: Callable[[PageRecord], str]) -> Iterator[str]:
     """``llms-full.txt``, stopping before the page that would pass ``limit`` bytes."""
     written = 0
-    for count, chunk in enumerate(iter_llms_full_txt(site, pages)):
+    for count, chunk in enumerate(iter_llms_full_txt(site, pages, entries=entries)):
         size = len(chunk.encode("utf-8"))
         if limit is not None and written + size > limit:
             left = len(pages) - count

@@ -23,20 +23,25 @@ from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.urls import page_key
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from agentprose_core.model import PageRecord
 
-__all__ = ["link_findings"]
+__all__ = ["link_findings", "site_links"]
 
 _MARKDOWN_LINK = re.compile(r"\]\((<[^>\n]*>|[^)\s]+)")
 _HTML_LINK = re.compile(r'href="([^"]*)"')
 _NAMED = 3  # places a warning names before it says how many more
 
 
+def site_links(markdown: str, base: str) -> tuple[str, ...]:
+    """The URLs on the site (under ``base``) that a view's ``markdown`` links, as
+    written, in order (not in code blocks, where a page may show link syntax with the
+    site's URLs)."""
+    return tuple(_links(markdown, base)) if base in markdown else ()
+
+
 def _links(markdown: str, base: str) -> Iterator[str]:
-    """The URLs on the site that ``markdown`` links, as written (not in code blocks,
-    where a page may show link syntax with the site's URLs)."""
     if "```" in markdown or "~~~" in markdown:
         markdown = "\n".join(outside_code(markdown))
     for match in _MARKDOWN_LINK.finditer(markdown):
@@ -50,17 +55,22 @@ def _links(markdown: str, base: str) -> Iterator[str]:
                 yield url
 
 
-def link_findings(pages: Sequence[PageRecord], base: str) -> list[Diagnostic]:
-    """What is wrong with the links between ``pages``' views (see the module's text)."""
+def link_findings(pages: Sequence[PageRecord], base: str, *,
+                  links: Callable[[PageRecord], Sequence[str]] | None = None,
+                  targets: Callable[[PageRecord], frozenset[str]] | None = None,
+                  ) -> list[Diagnostic]:
+    """What is wrong with the links between ``pages``' views (see the module's text).
+    ``links`` and ``targets`` give a page's :func:`site_links` and
+    :func:`~agentprose_core.convert.slugs.view_targets` when the caller keeps them."""
+    links_of = links or (lambda page: site_links(page.markdown, base))
+    targets_of = targets or (lambda page: view_targets(page.markdown))
     by_view = {page.markdown_url: page for page in pages}
     by_page = {page_key(page.url): page for page in pages}
-    targets: dict[str, frozenset[str]] = {}
+    found: dict[str, frozenset[str]] = {}
     not_views: list[str] = []
     lost: list[str] = []
     for page in pages:
-        if base not in page.markdown:
-            continue
-        for url in _links(page.markdown, base):
+        for url in links_of(page):
             address, _, fragment = url.partition("#")
             target = by_view.get(address)
             if target is None:
@@ -69,10 +79,10 @@ def link_findings(pages: Sequence[PageRecord], base: str) -> list[Diagnostic]:
                 continue
             if not fragment or not target.unanchored:
                 continue
-            if address not in targets:
-                targets[address] = view_targets(target.markdown)
+            if address not in found:
+                found[address] = targets_of(target)
             plain = unquote(fragment)
-            if plain not in targets[address] and plain in target.unanchored:
+            if plain not in found[address] and plain in target.unanchored:
                 lost.append(f"{page.markdown_url} links {url}")
     return [*_one("link-not-view", not_views, "link(s) between views lead to a page's HTML "
                   "URL instead of its view"),

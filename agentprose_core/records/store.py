@@ -9,10 +9,13 @@ of earlier builds included. Parsing every record again costs more than the rest 
 build's work for us, so the records read last time are kept in one pickle beside
 them, each with a digest of its JSON file: only the files that changed since are
 parsed. (A digest, not the file's time and size: an edit can keep the size, and some
-file systems keep times to the second.) The pickle is written and read one record at a
-time, so that no second copy of every page's Markdown is ever in memory. It is written
-again only once an eighth of it is out of date: a one-page rebuild of a 1,000-page site
-would otherwise write 12 MB to spare itself parsing one record."""
+file systems keep times to the second.) Beside each record the pickle keeps what the
+caller made from it (the page's parts of the site files: rendering them again for every
+page cost a one-page rebuild more than the page), valid as long as the record is. The
+pickle is written and read one record at a time, so that no second copy of every
+page's Markdown is ever in memory. It is written again only once an eighth of it is
+out of date: a one-page rebuild of a 1,000-page site would otherwise write 12 MB to
+spare itself parsing one record."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import contextlib
 import hashlib
 import itertools
 import pickle
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from agentprose_core.errors import AgentproseError
@@ -28,20 +32,40 @@ from agentprose_core.records.page import record_from_json, record_to_json
 from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
     from pathlib import Path
 
     from agentprose_core.model import PageRecord
 
-__all__ = ["UNREADABLE", "RecordStore"]
+__all__ = ["UNREADABLE", "RecordStore", "StoredRecords"]
 
 _MEMO = "records.pickle"
 _HEAD = "git-head"
 _SITE_FILES = "site-files"
-_HEADER = ("agentprose records", __version__)
+_HEADER = ("agentprose records", 2, __version__)
 UNREADABLE = (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
                IndexError, TypeError, ValueError)
 """What reading a pickle another build wrote may raise: the file is then not used."""
+
+
+@dataclass
+class StoredRecords:
+    """The records of a build's documents (:meth:`RecordStore.load_stored`), with what
+    the last build kept beside each one that is still current (``kept``)."""
+
+    records: dict[str, PageRecord] = field(default_factory=dict)
+    digests: dict[str, bytes] = field(default_factory=dict)
+    kept: dict[str, object] = field(default_factory=dict)
+    fresh: set[str] = field(default_factory=set)  # parsed now: the memo had them not
+    gone: int = 0  # entries of the memo for documents no longer there
+
+    def replace(self, docname: str, record: PageRecord, digest: bytes) -> None:
+        """``docname``'s record as saved again by this build (:meth:`RecordStore.save`):
+        what was kept beside the old one is not for it."""
+        self.records[docname] = record
+        self.digests[docname] = digest
+        self.kept.pop(docname, None)
+        self.fresh.add(docname)
 
 
 class RecordStore:
@@ -54,10 +78,13 @@ class RecordStore:
         """Where ``docname``'s record is kept."""
         return self.directory / f"{docname}.json"
 
-    def save(self, docname: str, record: PageRecord) -> None:
-        """Write one page's record (any process). Through a rename: a build stopped
-        mid-write must not leave half a record for the next build to trip on."""
-        write_atomic(self.path(docname), record_to_json(record))
+    def save(self, docname: str, record: PageRecord) -> bytes:
+        """Write one page's record (any process); returns its digest. Through a rename:
+        a build stopped mid-write must not leave half a record for the next build to
+        trip on."""
+        data = record_to_json(record).encode("utf-8")
+        write_atomic(self.path(docname), data)
+        return _digest(data)
 
     def docnames(self) -> list[str]:
         """Every docname with a record on disk, sorted."""
@@ -106,42 +133,62 @@ class RecordStore:
     def load_all(self, docnames: Iterable[str]) -> dict[str, PageRecord]:
         """The records of those ``docnames`` that have one, parsing only the files
         written since the memo was (once per build, where the site files are made)."""
+        stored = self.load_stored(docnames)
+        self.keep(stored, stored.kept)
+        return stored.records
+
+    def load_stored(self, docnames: Iterable[str]) -> StoredRecords:
+        """The records of those ``docnames`` that have one and what the last build kept
+        beside them (see :meth:`keep`)."""
         memo = self._memo()
-        found: dict[str, tuple[bytes, PageRecord]] = {}
-        parsed = 0
+        stored = StoredRecords()
         for docname in docnames:
             try:
                 data = self.path(docname).read_bytes()
             except OSError:
                 continue
-            digest = hashlib.blake2b(data, digest_size=16).digest()
+            digest = _digest(data)
             known = memo.get(docname)
             if known is None or known[0] != digest:
-                known = (digest, record_from_json(data.decode("utf-8")))
-                parsed += 1
-            found[docname] = known
-        # Out of date: the records parsed now, and those the memo holds for no page.
-        stale = parsed + sum(1 for docname in memo if docname not in found)
-        if stale and stale * 8 >= len(found):
-            self._keep(found)
-        return {docname: record for docname, (_, record) in found.items()}
+                stored.records[docname] = record_from_json(data.decode("utf-8"))
+                stored.fresh.add(docname)
+            else:
+                stored.records[docname] = known[1]
+                if known[2] is not None:
+                    stored.kept[docname] = known[2]
+            stored.digests[docname] = digest
+        stored.gone = sum(1 for docname in memo if docname not in stored.records)
+        return stored
 
-    def _memo(self) -> dict[str, tuple[bytes, PageRecord]]:
-        memo: dict[str, tuple[bytes, PageRecord]] = {}
+    def keep(self, stored: StoredRecords, beside: Mapping[str, object]) -> None:
+        """After a build: its records with what it made from each (``beside``, by
+        docname; what the next :meth:`load_stored` gives back as ``kept`` while the
+        record is the same), written only when an eighth of the memo is out of date."""
+        changed = stored.fresh | {docname for docname in stored.records
+                                  if beside.get(docname) is not stored.kept.get(docname)}
+        stale = len(changed) + stored.gone
+        if not stale or stale * 8 < len(stored.records):
+            return
+        entries = ((docname, stored.digests[docname], record, beside.get(docname))
+                   for docname, record in stored.records.items())
+        chunks = (pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+                  for value in itertools.chain([_HEADER], entries))
+        # The memo only saves time: without it the next build parses every record again.
+        with contextlib.suppress(AgentproseError):
+            write_atomic(self.directory / _MEMO, chunks)
+
+    def _memo(self) -> dict[str, tuple[bytes, PageRecord, object]]:
+        memo: dict[str, tuple[bytes, PageRecord, object]] = {}
         # Missing, cut short, or written by another version: what was read is still
         # good (each entry's digest is checked against its file), the rest is parsed.
         with contextlib.suppress(*UNREADABLE), (self.directory / _MEMO).open("rb") as handle:
             if pickle.load(handle) != _HEADER:
                 return {}
             while True:
-                docname, digest, record = pickle.load(handle)
-                memo[docname] = (digest, record)
+                docname, digest, record, beside = pickle.load(handle)
+                memo[docname] = (digest, record, beside)
         return memo
 
-    def _keep(self, memo: dict[str, tuple[bytes, PageRecord]]) -> None:
-        entries = ((docname, digest, record) for docname, (digest, record) in memo.items())
-        chunks = (pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-                  for value in itertools.chain([_HEADER], entries))
-        # The memo only saves time: without it the next build parses every record again.
-        with contextlib.suppress(AgentproseError):
-            write_atomic(self.directory / _MEMO, chunks)
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()

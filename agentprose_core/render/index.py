@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ from agentprose_core.render.jsontext import dumps_indented
 from agentprose_core.urls import base_url_of, is_on_site, page_key, same_origin
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping, Sequence
+    from collections.abc import Callable, Iterator, Mapping, Sequence
     from importlib.abc import Traversable
 
     from agentprose_core.model import Heading, PageRecord, SiteRecord
@@ -43,8 +44,10 @@ __all__ = [
     "ensure_checked",
     "iter_index_chunks",
     "load_schema",
+    "post_json",
     "render_index",
     "schema_path",
+    "with_markdown",
 ]
 
 INDEX_VERSION = 1
@@ -196,32 +199,62 @@ def iter_index_chunks(
     generator: str,
     include_markdown: bool = True,
     sizes: Mapping[str, ViewSize] | None = None,
+    posts: Callable[[PageRecord], str] | None = None,
 ) -> Iterator[str]:
     """``agentprose.json`` in pieces (a head, one piece per post, a tail).
 
     Joined, the pieces are exactly :func:`render_index`'s text; written one by one, a
     site of thousands of pages never holds the whole index in one string. The pages are
     checked now, before the first piece is produced, so a writer sees the error before
-    it opens a file.
+    it opens a file. ``posts`` gives each page's :func:`post_json` when the caller has
+    it already (a rebuild keeps those of unchanged pages); ``sizes`` is then unused.
     """
     ensure_checked(site, pages)
     head = {"version": INDEX_VERSION, "generator": generator, "site": _site_object(site)}
-    return _chunks(head, pages, include_markdown=include_markdown, sizes=sizes or {})
+    if posts is None:
+        known = sizes or {}
+
+        def posts(page: PageRecord) -> str:
+            return post_json(page, size=known.get(page.url))
+
+    return _chunks(head, pages, include_markdown=include_markdown, posts=posts)
 
 
 def _chunks(
     head: dict[str, object], pages: Sequence[PageRecord], *, include_markdown: bool,
-    sizes: Mapping[str, ViewSize],
+    posts: Callable[[PageRecord], str],
 ) -> Iterator[str]:
     if not pages:
         yield dumps_indented({**head, "posts": []}) + "\n"
         return
     yield dumps_indented(head)[: -len("\n}")] + ',\n  "posts": [\n'
     for number, page in enumerate(pages):
-        post = dumps_indented(_post_object(page, include_markdown=include_markdown,
-                                           size=sizes.get(page.url)), 2)
+        post = posts(page)
+        if include_markdown:
+            post = with_markdown(post, page)
         yield (",\n    " if number else "    ") + post
     yield "\n  ]\n}\n"
+
+
+def post_json(page: PageRecord, *, size: ViewSize | None) -> str:
+    """``page``'s post in ``agentprose.json`` without its ``markdown`` (the last key), as
+    the index lays it out: :func:`with_markdown` adds the body."""
+    return dumps_indented(_post_object(page, include_markdown=False, size=size), _POST_LEVEL)
+
+
+_POST_LEVEL = 2  # a post is two containers down: the document, its "posts"
+_POST_END = "\n" + "  " * _POST_LEVEL + "}"
+
+
+def with_markdown(post: str, page: PageRecord) -> str:
+    """The post ``post`` (:func:`post_json`) with ``page``'s Markdown as its last key:
+    the very text of the post made with it, without laying the rest out again."""
+    body = page.markdown.strip("\n")
+    if not body:  # absent keys are left out, never written empty
+        return post
+    indent = "\n" + "  " * (_POST_LEVEL + 1)
+    return (post[: -len(_POST_END)] + f",{indent}\"markdown\": " + encode_basestring(body)
+            + _POST_END)
 
 
 def _site_object(site: SiteRecord) -> dict[str, object]:

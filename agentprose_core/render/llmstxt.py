@@ -66,13 +66,16 @@ from agentprose_core.render.index import ensure_checked
 from agentprose_core.urls import base_url_of, page_key
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from agentprose_core.model import PageRecord, SiteRecord
 
 __all__ = [
     "OPTIONAL_SECTION",
     "ROOT_SECTION",
+    "entry_with_body",
+    "full_entry",
+    "full_entry_head",
     "iter_llms_full_txt",
     "render_llms_full_txt",
     "render_llms_txt",
@@ -306,19 +309,39 @@ def render_llms_full_txt(site: SiteRecord, pages: Sequence[PageRecord]) -> str:
     return "".join(iter_llms_full_txt(site, pages))
 
 
-def iter_llms_full_txt(site: SiteRecord, pages: Sequence[PageRecord]) -> Iterator[str]:
+def iter_llms_full_txt(site: SiteRecord, pages: Sequence[PageRecord], *,
+                       entries: Callable[[PageRecord], str] | None = None) -> Iterator[str]:
     """``llms-full.txt`` one page at a time, so a large site is never one string.
 
-    The pages are checked now, before the first piece is produced.
+    The pages are checked now, before the first piece is produced. ``entries`` gives
+    each page's :func:`full_entry` when the caller keeps them (a rebuild does).
     """
     ensure_checked(site, pages)
-    return (("\n" if number else "") + _full_entry(page) for number, page in enumerate(pages))
+    entry = entries or full_entry
+    return (("\n" if number else "") + entry(page) for number, page in enumerate(pages))
 
 
-def _full_entry(page: PageRecord) -> str:
+def full_entry(page: PageRecord) -> str:
+    """``page``'s entry in ``llms-full.txt``: its title, its URL, its body."""
+    head, body_start = full_entry_head(page)
+    return entry_with_body(head, body_start, page)
+
+
+def full_entry_head(page: PageRecord) -> tuple[str, int]:
+    """What ``page``'s entry holds before its body, and where in its Markdown (less the
+    blank lines around it) the body starts: after a first heading that repeats the
+    title, which the entry's own heading says already."""
     title = one_line(page.title)
-    body = _without_title(page.markdown.strip("\n"), title)
+    markdown = page.markdown.strip("\n")
+    body = _without_title(markdown, title)
     head = f"# {_inline(title)}\n\nSource: {page.canonical or page.url}\n"
+    return head, len(markdown) - len(body)
+
+
+def entry_with_body(head: str, body_start: int, page: PageRecord) -> str:
+    """An entry of ``llms-full.txt`` from its head and ``page``'s body
+    (:func:`full_entry_head`)."""
+    body = page.markdown.strip("\n")[body_start:]
     return head + (f"\n{body}\n" if body else "")
 
 
