@@ -114,6 +114,22 @@ def test_the_most_specific_scope_covers_a_page() -> None:
     assert describedby_url(BASE + "about/", BASE, SCOPES) == BASE + "llms.txt"
 
 
+@settings(max_examples=200, deadline=None)
+@given(paths=st.lists(st.lists(_SEGMENTS, max_size=4).map("/".join), max_size=12),
+       folders=st.lists(st.lists(st.sampled_from(["a", "b", "ab", ""]), min_size=1,
+                                 max_size=3).map(lambda parts: "/".join(parts) + "/"),
+                        max_size=5, unique=True))
+def test_describedby_names_the_longest_scope_that_holds_the_page(
+    paths: list[str], folders: list[str],
+) -> None:
+    # Found by the page's folder's prefixes: what comparing with every scope gives.
+    scopes = tuple((folder, "Title") for folder in folders)
+    for path in [*paths, "https://other.example/a/"]:
+        url = path if path.startswith("https:") else BASE + path
+        assert describedby_url(url, BASE, scopes) == \
+            BASE + covering_scope(url, BASE, folders) + "llms.txt"
+
+
 def test_a_folder_two_sections_share_goes_to_the_first() -> None:
     pages = [page("a/x/", "One"), page("a/y/", "One"), page("a/z/", "Two"), page("a/w/", "Two")]
     assert section_scopes(pages, BASE) == (("a/", "One"),)

@@ -15,6 +15,7 @@ its path; a page's ``describedby`` link names the most specific file that covers
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from agentprose_core.model import LLMS_NAME
@@ -202,5 +203,25 @@ def covering_scope(url: str, base_url: str, folders: Iterable[str]) -> str:
 
 
 def describedby_url(url: str, base_url: str, scopes: Sequence[tuple[str, str]]) -> str:
-    """The URL of the most specific ``llms.txt`` that covers the page at ``url``."""
-    return base_url + covering_scope(url, base_url, (folder for folder, _ in scopes)) + LLMS_NAME
+    """The URL of the most specific ``llms.txt`` that covers the page at ``url``: found
+    by the page's folder's prefixes, not by comparing it with every section's folder
+    (asked once per page: on a site of many sections that grew as pages × sections)."""
+    folder = folder_of(url, base_url)
+    deepest = "" if folder is None else _deepest(folder, _scope_folders(tuple(scopes)))
+    return base_url + deepest + LLMS_NAME
+
+
+@lru_cache(maxsize=8)  # a build asks with its site's scopes, page after page
+def _scope_folders(scopes: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    return frozenset(folder for folder, _ in scopes)
+
+
+def _deepest(folder: str, folders: frozenset[str]) -> str:
+    """The longest of ``folders`` (each ending in ``/``, as scopes do) that holds
+    ``folder``, or ``""``."""
+    end = len(folder)
+    while end:
+        if folder[:end] in folders:
+            return folder[:end]
+        end = folder.rfind("/", 0, end - 1) + 1
+    return ""
