@@ -341,12 +341,14 @@ def build(site: Site, checkouts: Path, python: Path, variant: str,
 
 
 def rebuild(site: Site, checkouts: Path, python: Path, variant: str,
-            agentprose_checkout: Path) -> BuildResult:
+            agentprose_checkout: Path, *, prefix: tuple[str, ...] = (),
+            timeout: int | None = None) -> BuildResult:
     """A one-page rebuild, measured: ``site.rebuild_page`` gets one more paragraph and
     the site is built again as a writer rebuilds it, agentprose with its cache: Sphinx
     incremental, after a full build that is not measured; MkDocs as ``mkdocs serve``
     reloads (:func:`_mkdocs_reload`). The page, the doctrees and agentprose's MkDocs
-    cache folder are put back as they were."""
+    cache folder are put back as they were. ``prefix`` (Sphinx only) runs the measured
+    build under another command (valgrind), with ``timeout`` instead of the site's."""
     checkout = checkouts / site.name
     out, log = _empty_output(checkouts, site, variant)
     page = checkout / site.rebuild_page
@@ -354,6 +356,8 @@ def rebuild(site: Site, checkouts: Path, python: Path, variant: str,
     cache = (checkout / site.config).parent / ".cache"
     had_cache = cache.exists()
     if site.tool == "mkdocs":
+        if prefix:
+            raise ValueError("a MkDocs reload runs in the first build's process: no prefix")
         try:
             return _mkdocs_reload(site, checkout, python, variant, out, log,
                                   agentprose_checkout)
@@ -369,7 +373,7 @@ def rebuild(site: Site, checkouts: Path, python: Path, variant: str,
             return _summarize(BuildResult(variant, str(out), 0, first.exit_code, str(log)))
         page.write_bytes(original + b"\n\nA paragraph added for the rebuild.\n")
         usage = _sphinx_build(site, checkout, python, variant, out, log, agentprose_checkout,
-                              again=True)
+                              again=True, prefix=prefix, timeout=timeout)
     finally:
         page.write_bytes(original)
         shutil.rmtree(scratch_of(checkouts, site) / f"doctrees-{variant}", ignore_errors=True)

@@ -24,6 +24,7 @@ import builds
 
 ROLES = ("build", "workers", "git", "other")
 KINDS = ("instructions-bare", "instructions-agentprose")
+REBUILD_KINDS = ("instructions-rebuild-bare", "instructions-rebuild-agentprose")
 SLOWDOWN = 60  # timeouts under valgrind: this many times the site's own
 
 
@@ -79,24 +80,33 @@ def by_role(processes: list[Process]) -> dict[str, int]:
 
 
 def count_site(site: Any, checkouts: Path, python: Path, agentprose: Path,
-               tool: str) -> dict[str, Any]:
+               tool: str, *, rebuild: bool = False) -> dict[str, Any]:
     """One bare and one agentprose cold build of ``site`` under valgrind: instructions by
-    role for each, the processes of each, and the ratio."""
+    role for each, the processes of each, and the ratio. ``rebuild``: a Sphinx site's
+    one-page rebuild instead (:func:`builds.rebuild`; the full build before it runs
+    without valgrind)."""
     runs: dict[str, dict[str, Any]] = {}
-    for kind in KINDS:
+    for kind in (REBUILD_KINDS if rebuild else KINDS):
         out = builds.scratch_of(checkouts, site) / f"{kind}-counts"
         if out.exists():
             shutil.rmtree(out)
         out.mkdir(parents=True)
-        result = builds.build(site, checkouts, python, kind, agentprose, markers=False,
-                              prefix=_prefix(tool, out), timeout=site.timeout * SLOWDOWN)
+        variant = kind.removeprefix("instructions-")
+        if rebuild:
+            result = builds.rebuild(site, checkouts, python, variant, agentprose,
+                                    prefix=_prefix(tool, out),
+                                    timeout=site.timeout * SLOWDOWN)
+        else:
+            result = builds.build(site, checkouts, python, kind, agentprose, markers=False,
+                                  prefix=_prefix(tool, out), timeout=site.timeout * SLOWDOWN)
         if result.exit_code != 0:
             raise SystemExit(f"{site.name}: the {kind} build failed, see {result.log}")
         processes = read_processes(out)
         runs[kind] = {"roles": by_role(processes),
                       "processes": [[p.command, p.instructions] for p in processes]}
-    bare = sum(runs[KINDS[0]]["roles"].values())
-    ours = sum(runs[KINDS[1]]["roles"].values())
+    bare_kind, our_kind = runs  # bare first
+    bare = sum(runs[bare_kind]["roles"].values())
+    ours = sum(runs[our_kind]["roles"].values())
     return {"site": site.name, "tool": site.tool, "runs": runs, "bare": bare,
             "agentprose": ours, "ratio": round(ours / bare, 3)}
 
@@ -107,8 +117,9 @@ def print_table(entries: list[dict[str, Any]]) -> None:
           + " | ".join(f"{role} +" for role in ROLES) + " |")
     print("|" + "---|" * (5 + len(ROLES)))
     for entry in entries:
-        bare = entry["runs"][KINDS[0]]["roles"]
-        ours = entry["runs"][KINDS[1]]["roles"]
+        bare_kind, our_kind = entry["runs"]
+        bare = entry["runs"][bare_kind]["roles"]
+        ours = entry["runs"][our_kind]["roles"]
         added = [f"{(ours[role] - bare[role]) / entry['bare']:+.3f}" for role in ROLES]
         print(f"| {entry['site']} | {entry['tool']} | {entry['bare'] / 1e6:,.0f} | "
               f"{entry['agentprose'] / 1e6:,.0f} | {entry['ratio']:.3f} | "
