@@ -36,8 +36,18 @@ HERE = Path(__file__).resolve().parent
 SITE = "https://bench.example/site/"
 
 
-def _pages(site_dir: Path) -> list[tuple[str, str]]:
-    """(page URL, content fragment) of every page of a built site that gets a view."""
+def _pages(site_dir: Path, tree: Path) -> list[tuple[str, str]]:
+    """(page URL, content fragment) of every page of a built site that gets a view, as
+    ``tree`` reads them (the base: a change to how pages are read must not change what
+    both trees are given), in a process of its own."""
+    done = subprocess.run([sys.executable, __file__, "--extract", str(tree), str(site_dir)],
+                          capture_output=True, text=True, check=True)
+    return [(url, fragment) for url, fragment in json.loads(done.stdout.splitlines()[-1])]
+
+
+def _extract(tree: str, site_dir: Path) -> None:
+    """In a process whose ``agentprose_core`` is ``tree``'s: :func:`_pages`, as JSON."""
+    sys.path.insert(0, tree)
     from agentprose_core.convert.tree import to_html
     from agentprose_core.extract.page import decode, has_view, parse_page, without_large_navs
 
@@ -48,7 +58,7 @@ def _pages(site_dir: Path) -> list[tuple[str, str]]:
         extracted = parse_page(without_large_navs(decode(page.read_bytes())), url=url)
         if has_view(extracted) and extracted.content is not None:
             found.append((url, to_html(extracted.content)))
-    return found
+    print(json.dumps(found))
 
 
 def _child(tree: str, pages_file: str, rounds: int) -> None:
@@ -129,6 +139,9 @@ def main() -> int:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         _child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
         return 0
+    if len(sys.argv) > 1 and sys.argv[1] == "--extract":
+        _extract(sys.argv[2], Path(sys.argv[3]))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sites", type=Path, nargs="+", help="built site folders")
     parser.add_argument("--base", type=Path, required=True, help="the checkout to compare")
@@ -149,7 +162,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|")
     trees = {"base": base, "this": here}
     for site_dir in args.sites:
-        pages = _pages(site_dir)
+        pages = _pages(site_dir, base)
         with tempfile.TemporaryDirectory() as scratch:
             pages_file, empty_file = Path(scratch) / "pages.json", Path(scratch) / "none.json"
             pages_file.write_text(json.dumps(pages), encoding="utf-8")

@@ -30,23 +30,34 @@ def test_a_pygments_block_keeps_its_text_without_the_spans() -> None:
     # Other tags stay: the <code>, a line's anchor, a line break.
     code = '<pre><code><a id="l1"></a><span class="k">def</span><br>f</code></pre>'
     assert flat_code_tokens(code) == '<pre><code><a id="l1"></a>def<br>f</code></pre>'
+    # A short class that is no token's: the block's other spans still go.
+    mixed = '<pre><span class="zz">a</span><span class="k">b</span></pre>'
+    assert flat_code_tokens(mixed) == '<pre><span class="zz">a</span>b</pre>'
+
+
+def test_other_spans_stay_around_the_tokens_text() -> None:
+    # A highlighted line, a line's id (pymdownx), a line number: parsed as before.
+    for wrapper in ('<span class="hll">', '<span id="__span-0-1">', '<span class="linenos">'):
+        assert flat_code_tokens(f'<pre>{wrapper}<span class="k">x</span> y\n</span></pre>') \
+            == f"<pre>{wrapper}x y\n</span></pre>"
 
 
 @pytest.mark.parametrize("block", [
-    '<pre><span class="hll"><span class="k">x</span>\n</span></pre>',  # a highlighted line
-    '<pre><span id="__span-0-1"><span class="k">x</span></span></pre>',  # a line's id
-    '<pre><span class="linenos">1</span><span class="k">x</span></pre>',  # a line number
     '<pre><span class="k">x</span><!-- <span> --></pre>',  # a comment
-    '<pre><span class="k">a</span> < b</pre>',  # a "<" that starts no tag
+    '<pre>x <b c<span class="k">a</span>></pre>',  # a tag that holds a "<"
+    '<pre><span class="k">a</span> < b<br></pre>',  # a bare "<" (Pygments writes &lt;)
+    '<pre><a title=\'x\'><span class="k">a</span></a></pre>',  # a single-quoted attribute
     '<pre><a title="<span class=\'k\'>"><span class="k">a</span></a></pre>',  # in an attribute
     '<pre><span class="zz">a</span></pre>',  # not a token type of Pygments
-    '<pre><span class="k">a</span></span></pre>',  # one more </span> than spans
+    '<pre><span class="hll">a\n</span></pre>',  # a highlighted line without tokens
+    '<pre><span class="k"><b>a</b></span></pre>',  # a token's span holds text only
     '<script>var s = \'<pre><span class="k">a</span></pre>\';</script>',  # a script's text
     '<textarea><pre><span class="k">a</span></pre></textarea>',
     '<prefix><span class="k">a</span></pre>',  # not a <pre>
     # A line break right after <pre> is not shown, one after a span is: kept after it.
     '<pre><span class="k">\n</span>a</pre>',
     '<pre><span></span>\n<span class="k">a</span></pre>',
+    '<pre><a id="l1"></a><span class="k">\na</span></pre>',
 ])
 def test_a_block_that_holds_anything_else_is_left_as_it_is(block: str) -> None:
     assert flat_code_tokens(f"<p>Before.</p>{block}<p>After.</p>") == \
@@ -80,6 +91,10 @@ pieces = st.recursive(
         st.just("<!-- c -->"),
         st.just(" a < b "),
         st.just("<span></span>"),
+        st.just("it's"),
+        st.just("\n"),
+        inner.map(lambda t: f"<a title='{t[:3]}'>{t}</a>"),
+        inner.map(lambda t: f'<span class="zz">{t}</span>'),
     ),
     max_leaves=12,
 )

@@ -6,13 +6,16 @@ third of a PEP's). The conversion never reads them: a block becomes its text and
 language, both found without them. Yet parsing them, and walking past them in every
 pass that looks for something inside the content, was a sixth of a page's conversion.
 
-:func:`flat_code_tokens` removes those tags from the HTML text of each ``<pre>`` where
-it can tell that doing so changes nothing but the tags: every ``<span`` of the block is
-an empty ``<span></span>`` or a token's (``class`` the only attribute, its value a
-token type of Pygments, :data:`TOKEN_CLASSES`), each ``<`` in the block starts a tag,
-and the block is not inside a raw-text element (``<script>``, ``<textarea>``…). A
-block with anything else (a highlighted line's ``hll``, a line's ``id``, a line number,
-a comment, a bare ``<``) is left as it is: its spans are then parsed, as before.
+:func:`flat_code_tokens` removes those tags from the HTML text of each ``<pre>``,
+keeping their text, where it can tell that doing so changes nothing but the tags: a
+token's span is ``<span class="k">`` (``class`` its only attribute, its value a token
+type of Pygments, :data:`TOKEN_CLASSES`) holding text and no tag, so taking it out
+leaves the same text in the same place; no tag of the block holds a ``<`` and it has
+no comment nor single-quoted attribute (where a span's text could be an attribute's
+value or a comment's); the block is not inside a raw-text element
+(``<script>``, ``<textarea>``…); and its text does not start with a line break that
+only the span kept from being the one HTML drops after ``<pre>``. Other spans (a
+highlighted line's ``hll``, a line's ``id``, a line number) stay, parsed as before.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from __future__ import annotations
 import bisect
 import re
 import sys
+from functools import lru_cache
+from operator import itemgetter
 
 __all__ = ["TOKEN_CLASSES", "flat_code_tokens"]
 
@@ -34,12 +39,24 @@ TOKEN_CLASSES = frozenset({
 """The CSS classes Pygments gives its token types (``pygments.token.STANDARD_TYPES``).
 A subtype adds a long name after the short one: ``<span class="l l-Scalar-Plain">``."""
 
-_TOKEN_OPEN = re.compile(r'<span class="([a-z0-9]{1,3}(?: [a-z0-9]{1,3}(?:-[A-Za-z0-9]+)+)*)">')
-_OTHER_TAG = re.compile(r"</?(?!span[\s>/])[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
-_RAW_TEXT = ("<script", "<textarea", "<xmp", "<plaintext", "<noscript", "<style", "<title",
-             "<iframe", "<noembed", "<noframes")
+_CLASS = r"[a-z0-9]{1,3}(?: [a-z0-9]{1,3}(?:-[A-Za-z0-9]+)+)*"  # a subtype: "l l-Scalar"
+_NAMES = "|".join(sorted(TOKEN_CLASSES, key=lambda name: (-len(name), name)))
+_SHORT_CLASS = re.compile(f'<span class="({_CLASS})">')
+# A token's span holds its text only (Pygments nests no tag in it). When every short
+# class of a block is a token's, any leaf span of that form is one (the faster pattern).
+_SHORT_LEAF = re.compile(f'<span class="{_CLASS}">([^<]*)</span>')
+_TOKEN_LEAF = re.compile(
+    f'<span class="(?:{_NAMES})(?: (?:{_NAMES})(?:-[A-Za-z0-9]+)+)*">([^<]*)</span>')
+_TEXT = itemgetter(1)  # a match's text: called from C, where a function would be Python
+# Where a token's span could be an attribute's text: a tag that holds a "<" (a tag in an
+# attribute's value, a bogus tag), or a "'" (a single-quoted value: a double-quoted one
+# cannot hold a span's class="…"; Pygments writes ' in code as &#39;).
+_LT_IN_TAG = re.compile(r"<[^<>]*+<")
+_QUOTE_IN_TAG = re.compile(r"<[^<>']*+'")
+_COMMENTS = ("<!", "<?", "-->")  # and bogus comments: a span in them is their text
+_RAW_OPEN = re.compile(r"<(?=[sStTxXpPnNiI])((?i:script|textarea|xmp|plaintext|noscript|style"
+                       r"|title|iframe|noembed|noframes))(?![A-Za-z0-9])")
 _EMPTY_SPAN = "<span></span>"
-_CLOSE = "</span>"
 _LINE_BREAKS = ("\n", "\r")
 
 
@@ -72,21 +89,26 @@ def flat_code_tokens(html: str) -> str:
 def _flat(block: str) -> str | None:
     """A code block's inner HTML without its token spans, or None when it holds
     anything that could make taking them out change more than the tags."""
-    if "<span" not in block:
+    if "<span" not in block or any(mark in block for mark in _COMMENTS):
+        return None
+    if _LT_IN_TAG.search(block) or ("'" in block and _QUOTE_IN_TAG.search(block)):
         return None
     given, block = block, block.replace(_EMPTY_SPAN, "")
-    names = _TOKEN_OPEN.findall(block)
-    closes = block.count(_CLOSE)
-    if len(names) != block.count("<span") or closes != len(names):
-        return None  # another span too: which </span> closes a token is not known here
-    if block.count("<") != len(names) + closes + len(_OTHER_TAG.findall(block)):
-        return None  # a "<" that starts no tag (a comment, text, a tag in an attribute)
-    if not all(_is_token(name) for name in set(names)):
-        return None
-    flat = _TOKEN_OPEN.sub("", block).replace(_CLOSE, "")
+    names = set(_SHORT_CLASS.findall(block))
+    leaves = _SHORT_LEAF if all(_is_token(name) for name in names) else _TOKEN_LEAF
+    flat, taken = leaves.subn(_TEXT, block)
+    if not taken and len(block) == len(given):
+        return None  # nothing to take out
     if _first_text(flat) in _LINE_BREAKS and given[:1] not in _LINE_BREAKS:
         return None  # a line break right after <pre> is dropped, one inside a span is not
     return flat
+
+
+@lru_cache(maxsize=1024)  # a page's blocks repeat a few dozen values
+def _is_token(names: str) -> bool:
+    first, *subtypes = names.split(" ")
+    return first in TOKEN_CLASSES and all(
+        name.split("-", 1)[0] in TOKEN_CLASSES for name in subtypes)
 
 
 def _first_text(html: str) -> str:
@@ -99,33 +121,17 @@ def _first_text(html: str) -> str:
     return html[at:at + 1]
 
 
-def _is_token(names: str) -> bool:
-    first, *subtypes = names.split(" ")
-    return first in TOKEN_CLASSES and all(
-        name.split("-", 1)[0] in TOKEN_CLASSES for name in subtypes)
-
-
 def _raw_text_spans(html: str) -> list[tuple[int, int]]:
     """Where the elements whose content is text, not markup, start and end (a ``<pre>``
-    written inside a script is the script's text), in order."""
-    lowered = html.lower() if any(tag.upper() in html for tag in _RAW_TEXT) else html
-    starts = sorted((at, tag) for tag in _RAW_TEXT if tag in lowered
-                    for at in _all(lowered, tag))
+    written inside a script is the script's text), in order. One pass over the page."""
     spans: list[tuple[int, int]] = []
-    for at, tag in starts:
-        if spans and at < spans[-1][1]:
-            continue  # written inside the one before
-        end = lowered.find("</" + tag[1:], at)
-        spans.append((at, len(html) if end < 0 else end))
+    at = 0
+    while (found := _RAW_OPEN.search(html, at)) is not None:
+        closing = re.compile(f"</{found.group(1)}", re.IGNORECASE).search(html, found.end())
+        end = len(html) if closing is None else closing.start()
+        spans.append((found.start(), end))
+        at = max(end, found.end())
     return spans
-
-
-def _all(text: str, needle: str) -> list[int]:
-    found, at = [], text.find(needle)
-    while at >= 0:
-        found.append(at)
-        at = text.find(needle, at + 1)
-    return found
 
 
 def _inside(spans: list[tuple[int, int]], at: int) -> bool:

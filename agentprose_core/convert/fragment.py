@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from agentprose_core.convert.engines import available_engine, run_engine
+from agentprose_core.convert.flatcode import flat_code_tokens
 from agentprose_core.convert.normalize import normalize
 from agentprose_core.convert.placeholders import Placeholders, leftover, splice
 from agentprose_core.convert.plaintext import plain_conversion
@@ -188,7 +189,7 @@ def convert_fragment(
     """Convert the content HTML a build tool holds for one page to Markdown."""
     if not fragment.strip():
         return Conversion(markdown="", headings=())
-    root = parse_fragment(fragment)
+    root = parse_fragment(flat_code_tokens(fragment))
     return convert_element(
         root, page_url=page_url, site_map=site_map, settings=settings,
         source_fences=source_fences,

@@ -20,6 +20,7 @@ import lxml.html
 from lxml import etree
 
 from agentprose_core.characters import clean_markup
+from agentprose_core.convert.flatcode import flat_code_tokens
 from agentprose_core.convert.shallow import shallow_markup, too_deep
 from agentprose_core.convert.tree import PageText, select_in
 from agentprose_core.diagnostics import Diagnostic
@@ -211,7 +212,7 @@ def _parse(text: str) -> lxml.html.HtmlElement | None:
     # lxml gets UTF-8 with the encoding said explicitly, so that no declaration in the
     # page (<meta charset>, <?xml encoding?>) can make it decode the text a second time.
     # No output may hold a control character or a noncharacter: none enters the tree.
-    data = clean_markup(text).lstrip("\ufeff").encode("utf-8", errors="replace")
+    data = flat_code_tokens(clean_markup(text)).lstrip("\ufeff").encode("utf-8", errors="replace")
     if not data.strip():
         return None
     parser = etree.HTMLParser(  # collect_ids=False: see tree._PARSER
