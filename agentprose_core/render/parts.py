@@ -40,7 +40,9 @@ __all__ = ["PageParts", "SiteParts"]
 class PageParts:
     """One page's parts of the site files (see the module's text). ``made_for`` is the
     base URL and the directive line they were made with: parts made for others are not
-    used. Each part is made when first asked for, and kept."""
+    used. Each part is made when first asked for, and kept. (Kept in the records' memo
+    between builds: a change to what they hold must change the memo's header in
+    :mod:`agentprose_core.records.store`, or an older memo's parts would be taken.)"""
 
     made_for: tuple[str, str]
     size: ViewSize
