@@ -45,8 +45,6 @@ _SHORT_CLASS = re.compile(f'<span class="({_CLASS})">')
 # A token's span holds its text only (Pygments nests no tag in it). When every short
 # class of a block is a token's, any leaf span of that form is one (the faster pattern).
 _SHORT_LEAF = re.compile(f'<span class="{_CLASS}">([^<]*)</span>')
-_TOKEN_LEAF = re.compile(
-    f'<span class="(?:{_NAMES})(?: (?:{_NAMES})(?:-[A-Za-z0-9]+)+)*">([^<]*)</span>')
 _TEXT = itemgetter(1)  # a match's text: called from C, where a function would be Python
 # Where a token's span could be an attribute's text: a tag that holds a "<" (a tag in an
 # attribute's value, a bogus tag), or a "'" (a single-quoted value: a double-quoted one
@@ -95,13 +93,20 @@ def _flat(block: str) -> str | None:
         return None
     given, block = block, block.replace(_EMPTY_SPAN, "")
     names = set(_SHORT_CLASS.findall(block))
-    leaves = _SHORT_LEAF if all(_is_token(name) for name in names) else _TOKEN_LEAF
+    leaves = _SHORT_LEAF if all(_is_token(name) for name in names) else _token_leaf()
     flat, taken = leaves.subn(_TEXT, block)
     if not taken and len(block) == len(given):
         return None  # nothing to take out
     if _first_text(flat) in _LINE_BREAKS and given[:1] not in _LINE_BREAKS:
         return None  # a line break right after <pre> is dropped, one inside a span is not
     return flat
+
+
+@lru_cache(maxsize=1)  # compiled when first needed: 1 ms of every build's start
+def _token_leaf() -> re.Pattern[str]:
+    """A token's leaf span, by its class: for blocks with other short classes too."""
+    return re.compile(
+        f'<span class="(?:{_NAMES})(?: (?:{_NAMES})(?:-[A-Za-z0-9]+)+)*">([^<]*)</span>')
 
 
 @lru_cache(maxsize=1024)  # a page's blocks repeat a few dozen values
