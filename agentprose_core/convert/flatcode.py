@@ -51,6 +51,7 @@ _TEXT = itemgetter(1)  # a match's text: called from C, where a function would b
 # cannot hold a span's class="…"; Pygments writes ' in code as &#39;).
 _LT_IN_TAG = re.compile(r"<[^<>]*+<")
 _QUOTE_IN_TAG = re.compile(r"<[^<>']*+'")
+_PRE_TAG = re.compile(r"</?pre(?![A-Za-z0-9])", re.IGNORECASE)
 _COMMENTS = ("<!", "<?", "-->")  # and bogus comments: a span in them is their text
 _RAW_OPEN = re.compile(r"<(?=[sStTxXpPnNiI])((?i:script|textarea|xmp|plaintext|noscript|style"
                        r"|title|iframe|noembed|noframes))(?![A-Za-z0-9])")
@@ -91,6 +92,8 @@ def _flat(block: str) -> str | None:
         return None
     if _LT_IN_TAG.search(block) or ("'" in block and _QUOTE_IN_TAG.search(block)):
         return None
+    if _PRE_TAG.search(block):
+        return None  # a <pre> in a <pre>, or one closed as </PRE>: where the block ends is unsure
     given, block = block, block.replace(_EMPTY_SPAN, "")
     names = set(_SHORT_CLASS.findall(block))
     leaves = _SHORT_LEAF if all(_is_token(name) for name in names) else _token_leaf()
