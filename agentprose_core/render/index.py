@@ -239,7 +239,7 @@ def _chunks(
 def post_json(page: PageRecord, *, size: ViewSize | None) -> str:
     """``page``'s post in ``agentprose.json`` without its ``markdown`` (the last key), as
     the index lays it out: :func:`with_markdown` adds the body."""
-    return dumps_indented(_post_object(page, include_markdown=False, size=size), _POST_LEVEL)
+    return dumps_indented(_post_object(page, size=size), _POST_LEVEL)
 
 
 _POST_LEVEL = 2  # a post is two containers down: the document, its "posts"
@@ -266,8 +266,8 @@ def _site_object(site: SiteRecord) -> dict[str, object]:
     )
 
 
-def _post_object(page: PageRecord, *, include_markdown: bool,
-                 size: ViewSize | None) -> dict[str, object]:
+def _post_object(page: PageRecord, *, size: ViewSize | None) -> dict[str, object]:
+    """A post without its ``markdown``: :func:`with_markdown` adds it as the last key."""
     return _present(
         ("url", page.url),
         ("markdown_url", page.markdown_url),
@@ -286,7 +286,6 @@ def _post_object(page: PageRecord, *, include_markdown: bool,
         ("next", page.next),
         ("translations", [{"lang": lang, "url": url} for lang, url in page.translations]),
         ("size", {"characters": size.characters, "tokens": size.tokens} if size else None),
-        ("markdown", page.markdown.strip("\n") if include_markdown else None),
     )
 
 
