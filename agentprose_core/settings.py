@@ -78,9 +78,8 @@ class Settings:
         "Convert pages in background processes on the build machine's spare CPUs while the "
         "build renders the rest (MkDocs, `agentprose build`, and Sphinx writing pages one "
         "at a time, in one worker; a first `sphinx-build -j N` converts in Sphinx's own "
-        "writer processes). A rebuild of up to 4 pages (Sphinx's incremental build after an "
-        "edit) converts them in the tool's process, and so does `agentprose build` on a site "
-        "of up to 16 pages.",
+        "writer processes); a Sphinx rebuild's worker also writes the site files while Sphinx "
+        "finishes. `agentprose build` converts a site of up to 16 pages in its own process.",
         kinds=(bool,),
     )
     index: bool = _opt(True, "Write `agentprose.json` at the site root.", kinds=(bool,))

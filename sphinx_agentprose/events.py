@@ -2,8 +2,7 @@
 assemble the site files at the end.
 
 - ``env-get-outdated`` (main process, before reading): the worker of a serial build
-  starts, warming up while Sphinx reads (a rebuild's when it reads more than 4 pages
-  again).
+  or of a rebuild starts, warming up while Sphinx reads.
 - ``env-updated`` (main process, after reading): settings, reading order, which pages
   get a view, and git dates, all inherited by forked writer processes under ``-j``.
 - ``html-page-context`` (main or writer process): hand the page to the worker and put
@@ -111,8 +110,8 @@ def builder_inited(app: Sphinx) -> None:
     )
 
 
-def _start_worker(plan: Plan, pages: int, *, rebuild: bool = False) -> None:
-    plan.pool = start_worker(plan.settings, pages, rebuild=rebuild)
+def _start_worker(plan: Plan, pages: int) -> None:
+    plan.pool = start_worker(plan.settings, pages)
 
 
 def _page_url(app: Sphinx, plan: Plan, docname: str) -> str:
@@ -203,11 +202,12 @@ def env_get_outdated(app: Sphinx, env: BuildEnvironment, added: set[str], change
         return []
     outdated = outdated_pages(app, plan, env, changed | added, removed)
     # The worker starts now, while Sphinx reads, so that it is warm when Sphinx writes:
-    # on a rebuild of a site we know, if Sphinx writes enough pages to pay for its start
-    # (not the one page an edit changed); on a first build that writes serially, always.
+    # on a rebuild of a site we know (the one page an edit changed too: the worker then
+    # writes the site files while Sphinx finishes), and on a first build that writes
+    # serially.
     if env.all_docs:
         plan.rebuild = True
-        _start_worker(plan, len(added | changed | set(outdated)), rebuild=True)
+        _start_worker(plan, len(added | changed | set(outdated)))
     elif app.parallel <= 1:
         _start_worker(plan, len(added))
     return outdated

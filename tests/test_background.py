@@ -11,7 +11,7 @@ import yaml
 from agentprose_core.convert.fences import fences_of
 from agentprose_core.convert.fragment import convert_fragment
 from agentprose_core.parallel.cache import ConversionCache
-from agentprose_core.parallel.policy import MIN_PAGES, MIN_REBUILT_PAGES, worker_count
+from agentprose_core.parallel.policy import MIN_PAGES, worker_count
 from agentprose_core.parallel.speculative import BackgroundConversions, conversion_pool
 from agentprose_core.settings import Settings
 
@@ -168,9 +168,7 @@ def test_a_killed_worker_leaves_its_pages_to_the_caller() -> None:
 
 def test_worker_count_leaves_a_cpu_to_the_build() -> None:
     assert [worker_count(100, enabled=True, cpus=n) for n in (1, 2, 4, 16)] == [0, 1, 3, 4]
-    # A rebuild of a page or two converts in the tool's process; a first build never does.
-    assert worker_count(MIN_REBUILT_PAGES, enabled=True, rebuild=True, cpus=16) == 0
-    assert worker_count(MIN_REBUILT_PAGES + 1, enabled=True, rebuild=True, cpus=16) == 4
+    # A build tool's pages, however few (a rebuild's one), go to a worker.
     assert [worker_count(n, enabled=True, cpus=16) for n in (0, 1, 2, 100)] == [0, 1, 2, 4]
     assert worker_count(MIN_PAGES, enabled=True, tool_busy=False, cpus=16) == 0
     assert worker_count(100, enabled=False, cpus=16) == 0

@@ -43,13 +43,11 @@ every page's HTML."""
 Note = tuple[str | None, "Diagnostic"]  # a docname, and what to tell the user about it
 
 
-def start_worker(settings: Settings, pages: int, *, rebuild: bool = False) -> WorkerPool | None:
-    """The one worker of a build that writes ``pages`` pages, if they pay for its start
-    (the tool writes the pages in order; ``-j N`` writes in forked processes, which
-    convert themselves; ``rebuild``: see :data:`~.policy.MIN_REBUILT_PAGES`), warming up
-    while the tool reads."""
-    pool = conversion_pool(worker_count(pages, enabled=settings.workers, rebuild=rebuild,
-                                        most=1))
+def start_worker(settings: Settings, pages: int) -> WorkerPool | None:
+    """The one worker of a build that writes ``pages`` pages, if there is a CPU for it
+    (:func:`~.policy.worker_count`; the tool writes the pages in order, ``-j N`` writes
+    in forked processes, which convert themselves), warming up while the tool reads."""
+    pool = conversion_pool(worker_count(pages, enabled=settings.workers, most=1))
     if pool is not None:
         pool.broadcast(warm_up, settings.converter)
         pool.broadcast(ready)
