@@ -44,7 +44,7 @@ from agentprose_core.build.pagewise import (
     write_page,
 )
 from agentprose_core.build.plan import left_out_reason, plan_views
-from agentprose_core.build.sitefiles import ListingPage, SiteJob, finish_site, ours
+from agentprose_core.build.sitejob import ListingPage, SiteJob, ours
 from agentprose_core.errors import AgentproseError
 from agentprose_core.languages import language_location
 from agentprose_core.model import SiteRecord
@@ -360,6 +360,8 @@ def _site_files(app: Sphinx, plan: Plan) -> list[Diagnostic]:
         if notes is not None:
             logger.verbose("agentprose: site files written by the worker process")
             return notes
+    from agentprose_core.build.sitefiles import finish_site  # only without a worker
+
     try:
         return finish_site(None, _site_job(app, plan))
     except AgentproseError as error:

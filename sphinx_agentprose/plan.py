@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from agentprose_core.build.deferred import DeferredPages, WorkerPool
     from agentprose_core.build.incremental import LastChanged
     from agentprose_core.build.pagewise import ConversionCache, RecordStore, SitePages
-    from agentprose_core.build.sitefiles import ListingPage
+    from agentprose_core.build.sitejob import ListingPage
     from agentprose_core.languages import SiteLanguages
     from agentprose_core.location import SiteLocation
     from agentprose_core.settings import Settings

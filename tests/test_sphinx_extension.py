@@ -558,7 +558,7 @@ _BUILD_AND_TELL = """
 import sys
 from sphinx.cmd.build import build_main
 code = build_main(["-b", "html", "-d", sys.argv[2], *sys.argv[4:], sys.argv[1], sys.argv[3]])
-print(code, "lxml" in sys.modules)
+print(code, "lxml" in sys.modules or "agentprose_core.output.publish" in sys.modules)
 """
 
 
@@ -575,8 +575,9 @@ def _site_with_more_pages(root: Path, count: int) -> Path:
 
 
 def _build_and_tell(src: Path, root: Path, workers: str, *options: str) -> tuple[str, bool]:
-    """A build in a process of its own: whether lxml got loaded in Sphinx's process
-    ("True"/"False"), and whether the worker wrote the site files (``-v`` says so)."""
+    """A build in a process of its own: whether Sphinx's process loaded the converter
+    (lxml) or the site files' renderers ("True"/"False"), and whether the worker wrote
+    the site files (``-v`` says so)."""
     import subprocess
     import sys
 
@@ -622,8 +623,8 @@ def test_a_one_page_rebuild_converts_and_writes_the_site_files_in_the_worker(
 ) -> None:
     # The rebuild after an edit: its worker converts the page and writes the site files
     # while Sphinx finishes (they would otherwise wait at the end, a cost that grows
-    # with the site), Sphinx's process never loads lxml, and the outputs are those of a
-    # build without workers.
+    # with the site), Sphinx's process loads neither lxml nor the site files'
+    # renderers, and the outputs are those of a build without workers.
     from agentprose_core.parallel.policy import worker_count
 
     from .test_cache import _without_times

@@ -8,6 +8,7 @@ answer is read, the tool has written it.
 
 from __future__ import annotations
 
+import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,6 @@ from agentprose_core.build.pagewise import (
     write_page,
     write_page_in_worker,
 )
-from agentprose_core.build.sitefiles import SiteJob, finish_site, ready
 from agentprose_core.parallel.policy import worker_count
 from agentprose_core.parallel.pool import WorkerPool
 from agentprose_core.parallel.speculative import conversion_pool, warm_up
@@ -30,6 +30,7 @@ from agentprose_core.parallel.speculative import conversion_pool, warm_up
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from agentprose_core.build.sitejob import SiteJob
     from agentprose_core.diagnostics import Diagnostic
     from agentprose_core.settings import Settings
 
@@ -50,8 +51,22 @@ def start_worker(settings: Settings, pages: int) -> WorkerPool | None:
     pool = conversion_pool(worker_count(pages, enabled=settings.workers, most=1))
     if pool is not None:
         pool.broadcast(warm_up, settings.converter)
-        pool.broadcast(ready)
+        pool.broadcast(import_site_files)
     return pool
+
+
+def import_site_files(_state: object) -> None:
+    """A worker's task as it starts: import what writing the site files needs while the
+    tool reads, not when they are due. (The tool's process does not: it writes them
+    only without a worker.)"""
+    importlib.import_module("agentprose_core.build.sitefiles")
+
+
+def finish_site_in_worker(state: object, job: SiteJob) -> list[Diagnostic]:
+    """A worker's task: :func:`~agentprose_core.build.sitefiles.finish_site`."""
+    from agentprose_core.build.sitefiles import finish_site  # the worker's import
+
+    return finish_site(state, job)
 
 
 class DeferredPages:
@@ -87,7 +102,7 @@ class DeferredPages:
         """Every page is written: the worker fills in the last heads, then writes the
         site files while the tool finishes its own."""
         self.all_written()
-        self._site_files = self._pool.submit(finish_site, job)
+        self._site_files = self._pool.submit(finish_site_in_worker, job)
 
     def gather(self) -> list[Note]:
         """Wait for the worker's last answers; the notes of the pages they were for, and

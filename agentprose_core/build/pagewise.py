@@ -17,13 +17,10 @@ from typing import TYPE_CHECKING
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError, OutputError
 from agentprose_core.files import update_in_place
-from agentprose_core.output.publish import write_view
-from agentprose_core.parallel.cache import ConversionCache, convert_cached, site_digest
+from agentprose_core.parallel.cache import ConversionCache, site_digest
 from agentprose_core.parallel.wire import WiredTexts
 from agentprose_core.records.metadata import read_metadata
-from agentprose_core.records.page import make_record
 from agentprose_core.records.store import RecordStore
-from agentprose_core.render.decorate import head_additions
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -114,6 +111,13 @@ class PageOutputs:
 def write_page(site: SitePages, job: PageJob) -> PageOutputs:
     """Convert one page, write its view and its record; returns its head tags.
     Raises :class:`OutputError` when a file can't be written."""
+    # Imported here: a build whose pages go to a worker never loads them in the tool's
+    # process (about 10 ms of every Sphinx build's start).
+    from agentprose_core.output.publish import write_view
+    from agentprose_core.parallel.cache import convert_cached
+    from agentprose_core.records.page import make_record
+    from agentprose_core.render.decorate import head_additions
+
     conversion = convert_cached(job.body, page_url=job.url, site_map=site.site_map,
                                 settings=site.settings, cache=site.cache,
                                 site=site.site_digest)

@@ -2,22 +2,23 @@
 page's stored record brought up to date, then ``agentprose.json``, ``llms.txt`` and
 ``llms-full.txt``.
 
-Sphinx's process makes them at ``build-finished``; an incremental build that has a
-warm worker hands them to it at ``html-collect-pages`` instead, so that they are
-written while Sphinx writes its indexes and copies its static files. Everything the
-work needs travels in a :class:`SiteJob`.
+Sphinx's process makes them at ``build-finished`` when it has no worker; a build that
+has one hands them to it at ``html-collect-pages`` instead, so that they are written
+while Sphinx writes its indexes and copies its static files, and Sphinx's process never
+imports this module (nor the renderers it stands on). Everything the work needs travels
+in a :class:`~agentprose_core.build.sitejob.SiteJob`.
 
 Pages an extension generates to list others (ablog's index, archive and tag pages)
 have no document: Sphinx writes them from a template after every document. Their
-views are made here from the pages as written (:class:`ListingPage`), before the site
-files, and dated by the newest post they show.
+views are made here from the pages as written
+(:class:`~agentprose_core.build.sitejob.ListingPage`), before the site files, and dated
+by the newest post they show.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,6 @@ from agentprose_core.build.listings import listing_conversion, with_listing
 from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
 from agentprose_core.files import safe_target, update_in_place
-from agentprose_core.model import INDEX_NAME, LLMS_FULL_NAME, LLMS_NAME, SEARCH_NAME
 from agentprose_core.output.publish import publish, write_view
 from agentprose_core.records.metadata import PageFacts
 from agentprose_core.records.page import make_record
@@ -34,71 +34,11 @@ from agentprose_core.render.parts import PageParts
 from agentprose_core.urls import output_path
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-    from pathlib import Path
+    from agentprose_core.build.sitejob import ListingPage, SiteJob
+    from agentprose_core.model import PageRecord
+    from agentprose_core.records.store import StoredRecords
 
-    from agentprose_core.model import PageRecord, SiteRecord
-    from agentprose_core.parallel.cache import ConversionCache
-    from agentprose_core.records.store import RecordStore, StoredRecords
-    from agentprose_core.settings import Settings
-
-__all__ = ["ListingPage", "SiteJob", "finish_site", "ours", "ready"]
-
-
-@dataclass(frozen=True)
-class ListingPage:
-    """A page generated to list posts, as written at ``page``: ``listed`` are the
-    documents of the posts it lists, ``title`` the one its template was given."""
-
-    docname: str
-    page: Path
-    url: str
-    markdown_url: str
-    title: str | None
-    listed: tuple[str, ...]
-    lang: str | None
-
-
-@dataclass(frozen=True)
-class SiteJob:
-    """What writing the site files needs: ``docs`` are the documents with a view, in
-    reading order; ``sections`` their section titles, ``in_toctree`` those the toctree
-    lists, ``neighbours`` their prev/next page URLs. ``prune_cache`` is set when the
-    build wrote every one of them: only then is an entry no page used a dead one."""
-
-    outdir: Path
-    base_url: str
-    settings: Settings
-    site: SiteRecord
-    generator: str
-    records: RecordStore
-    cache: ConversionCache | None
-    docs: tuple[str, ...]
-    sections: dict[str, tuple[str, ...]]
-    in_toctree: frozenset[str]
-    neighbours: dict[str, tuple[str | None, str | None]]
-    prune_cache: bool
-    written: tuple[tuple[str, Path], ...] = ()  # (docname, HTML page) written by this build
-    theme: str = ""
-    listings: tuple[ListingPage, ...] = ()  # their docnames are among ``docs``
-    site_map: Mapping[str, str] = dataclasses.field(default_factory=dict)  # for listings
-    encoding: str = "utf-8"  # of the HTML pages
-
-
-def ours(names: Iterable[str], settings: Settings) -> set[str]:
-    """Which of ``names`` (of files in a site's root) are site files this build writes."""
-    # Imported here, not with the module: 16 ms of every build (an HTTP server's).
-    from agentprose_core.hosting.servers import host_files
-
-    search = (SEARCH_NAME,) if settings.mcp_endpoint else ()
-    return set(names) & {INDEX_NAME, LLMS_NAME, LLMS_FULL_NAME, *search,
-                         *host_files(settings.host)}
-
-
-def ready(_state: object) -> None:
-    """A worker's task sent at ``builder-inited``: the worker imports this module (not
-    Sphinx: the package imports it only in ``setup()``) while Sphinx reads, not when
-    the site files are due."""
+__all__ = ["finish_site"]
 
 
 def finish_site(_state: object, job: SiteJob) -> list[Diagnostic]:
