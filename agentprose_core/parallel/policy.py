@@ -18,7 +18,8 @@ conversion of some 20 pages)."""
 # in Sphinx's process: its site files then waited at the end, a cost that grows with the
 # site (0.13 s on a 300-page one). December 2026, a one-page rebuild against a bare one,
 # in-process / worker: 30 synthetic pages ×1.09 / ×1.08 wall, ×1.09 / ×1.20 CPU, ×1.11 /
-# ×1.03 peak; 300 pages ×1.26 / ×1.07 wall, ×1.29 / ×1.20 CPU, ×1.14 / ×1.04 peak.
+# ×1.03 peak; 300 pages ×1.26 / ×1.06 wall, ×1.29 / ×1.18 CPU, ×1.14 / ×1.04 peak; the
+# harness's Sphinx sites' peaks ×1.08–1.26 / ×1.02–1.04, their wall within the noise.
 # A ``mkdocs serve`` reload sends its pages to the workers of the first build, which
 # outlive it.
 
