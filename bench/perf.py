@@ -94,8 +94,10 @@ def _arguments() -> argparse.Namespace:
                              "serial only: a few minutes")
     parser.add_argument("--sizes", type=_ints, help="pages per site (default 200,1000,5000)")
     parser.add_argument("--kinds", default=",".join(DEFAULT_KINDS),
-                        help="mkdocs,sphinx (default); sphinx-basic: the Sphinx site with "
-                             "the basic theme, for agentprose's scaling to 5,000 pages")
+                        help="mkdocs,sphinx (default); sphinx-basic and mkdocs-plain: the "
+                             "sites with a theme whose pages hold no site-wide navigation "
+                             "(Sphinx's basic; a bare one of the bench's own), for "
+                             "agentprose's scaling to 10,000 pages")
     parser.add_argument("--rounds", type=int, help="rounds per size (default 5 up to 200 "
                                                    "pages, else 3)")
     parser.add_argument("--jobs", type=_ints, help="Sphinx -j values (default 1,2)")
@@ -159,10 +161,11 @@ class Bench:
         root = self.work / f"{kind}-{pages}"
         shutil.rmtree(root, ignore_errors=True)
         start = time.perf_counter()
-        if kind == "mkdocs":
+        if kind.startswith("mkdocs"):
             site = write_mkdocs_site(root, pages=pages,
                                      variants={v.name: list(v.mkdocs) for v in variants},
-                                     prune=pages >= self.arguments.prune_from)
+                                     prune=pages >= self.arguments.prune_from,
+                                     plain=kind == "mkdocs-plain")
         else:
             site = write_sphinx_site(root, pages=pages, theme=SPHINX_THEMES[kind],
                                      variants={v.name: v.sphinx for v in variants})
@@ -226,7 +229,7 @@ class Bench:
         rounds = self.arguments.rounds or (QUICK["rounds"] if self.arguments.quick
                                            else _rounds_for(pages))
         self.results.rounds[(kind, pages)] = rounds
-        jobs = [1] if kind == "mkdocs" else self.arguments.jobs
+        jobs = [1] if kind.startswith("mkdocs") else self.arguments.jobs
         start = time.perf_counter()
         working = list(variants)
         for number in range(rounds):
@@ -235,7 +238,7 @@ class Bench:
                 for variant in order:
                     if self._sits_out(variant, number):
                         continue
-                    if kind == "mkdocs":
+                    if kind.startswith("mkdocs"):
                         cold, rebuild = self.mkdocs(site, variant, edited)
                     else:
                         cold, rebuild = self.sphinx(site, variant, edited, j)
@@ -311,7 +314,7 @@ class Bench:
         site = self.generate(kind, 4, variants)
         working = []
         for variant in variants:
-            if kind == "mkdocs":
+            if kind.startswith("mkdocs"):
                 cold, rebuild = self.mkdocs(site, variant, site.sources[-1])
             else:
                 cold, rebuild = self.sphinx(site, variant, site.sources[-1], 1)

@@ -13,10 +13,11 @@ __all__ = ["Results", "print_report"]
 
 Key = tuple[str, int, int, str, str]  # kind, pages, jobs, mode, variant
 TITLES = {"mkdocs": "MkDocs + Material", "sphinx": "Sphinx + Furo",
-          "sphinx-basic": "Sphinx + basic theme"}
+          "sphinx-basic": "Sphinx + basic theme", "mkdocs-plain": "MkDocs + a plain theme"}
 MODES = {"mkdocs": {"cold": "cold (mkdocs build)", "rebuild": "reload (mkdocs serve)"},
          "sphinx": {"cold": "cold", "rebuild": "incremental (1 page)"},
          "sphinx-basic": {"cold": "cold", "rebuild": "incremental (1 page)"}}
+MODES["mkdocs-plain"] = MODES["mkdocs"]
 SHORT = {"bare": "bare", "agentprose": "agentprose", "agentprose-markdownify": "ap-markdownify",
          "agentprose-inprocess": "ap-in-process",
          "mkdocs-llmstxt": "mkdocs-llmstxt", "sphinx-llm": "sphinx-llm"}

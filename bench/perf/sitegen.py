@@ -81,6 +81,15 @@ markdown_extensions:
 """
 
 
+_PLAIN_THEME = "theme:\n  name: null\n  custom_dir: theme\n"
+_PLAIN_PAGE = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>{{ page.title }} - {{ config.site_name }}</title></head>
+<body><main>{{ page.content }}</main></body>
+</html>
+"""
+
+
 def _mkdocs_nav(pages: list[Page]) -> str:
     lines = ["nav:", "  - Home: index.md"]
     for page in pages[1:]:
@@ -105,13 +114,17 @@ def _mkdocs_plugins(entries: list[str]) -> str:
 
 def write_mkdocs_site(
     root: Path, *, pages: int, variants: Mapping[str, list[str]], seed: int = 7,
-    prune: bool = False,
+    prune: bool = False, plain: bool = False,
 ) -> SiteFiles:
     """An N-page Material site in ``root/docs``, and ``root/mkdocs-<variant>.yml``.
 
     ``prune`` turns on Material's ``navigation.prune``: each page renders only the
     navigation around it, which Material recommends for large sites (a full one makes
     a bare build's cost per page grow with the number of pages).
+
+    ``plain``: a theme of its own instead of Material (``root/theme/main.html``: the
+    page's title and content, no navigation), so that the build's cost per page does not
+    grow with the site and what a plugin adds per page shows at any size.
 
     ``variants`` maps a name to the YAML lines of its ``plugins:`` entries after
     ``search`` (``[]`` for a bare build), e.g. ``["- agentprose:", "    converter: x"]``.
@@ -122,7 +135,11 @@ def write_mkdocs_site(
         for page in planned
     ]
     head = _MKDOCS_HEAD + _mkdocs_nav(planned)
-    if prune:
+    if plain:
+        start = head.index("theme:\n")
+        head = head[:start] + _PLAIN_THEME + head[head.index("markdown_extensions:"):]
+        _write(root / "theme" / "main.html", _PLAIN_PAGE)
+    elif prune:
         top = "    - navigation.top\n"
         head = head.replace(top, top + "    - navigation.prune\n")
     configs = {
