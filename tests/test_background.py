@@ -89,6 +89,26 @@ def test_workers_take_code_languages_from_the_page_source() -> None:
     assert "```toml" in found.markdown
 
 
+def test_a_page_handed_over_again_before_the_answers_takes_its_last_content() -> None:
+    site = _site_map(with_gone=False)
+    pool = conversion_pool(1)
+    try:
+        background = BackgroundConversions(site_map=site, settings=Settings(), cache=None,
+                                           pool=pool)
+        for number in range(3):
+            background.submit(_fragment(number), page_url=_url(number))
+        background.submit(_fragment(7), page_url=_url(1))  # page 1 changed meanwhile
+        found = background.results(site)
+    finally:
+        if pool is not None:
+            pool.close()
+    assert background.converted_in_background == 3  # the first answer for page 1 is not
+    assert found[_url(1)] == convert_fragment(_fragment(7), page_url=_url(1),
+                                              site_map=site, settings=Settings())
+    assert found[_url(0)] == _in_process(0, site)
+    assert found[_url(2)] == _in_process(2, site)
+
+
 def test_a_page_linking_to_a_page_left_out_later_is_converted_again() -> None:
     # In the workers, with the final site map: the build tool's process converts none.
     final = _site_map(with_gone=False)  # "gone" turned out to be excluded by front matter

@@ -156,7 +156,9 @@ class BackgroundConversions:
         self.digest = site_digest(self.build.site_map)
         self._pool = pool
         self._sent_build = False
-        self._tickets: dict[int, str] = {}
+        # The ticket of each page sent and not answered yet, by page URL: asked once per
+        # page handed over, while every page of the site may be outstanding.
+        self._tickets: dict[str, int] = {}
         self.converted_in_background = 0
         self.kept = 0  # of those, how many held for the final site map
         self._ready: dict[str, Speculative] = {}
@@ -166,10 +168,8 @@ class BackgroundConversions:
         """Hand over one page's content (and its Markdown source, if it has one): True
         when it is converted (or found in the cache) here, False when the caller
         converts it. A page handed over again replaces what it was before."""
-        if page_url in self._ready or page_url in self._tickets.values():
-            self._ready.pop(page_url, None)
-            self._tickets = {ticket: url for ticket, url in self._tickets.items()
-                             if url != page_url}
+        self._ready.pop(page_url, None)
+        self._tickets.pop(page_url, None)  # its answer, when it comes, is not taken
         task = self._task(fragment, page_url, source_markdown)
         self._tasks[page_url] = task  # for a conversion the final site map undoes
         found = self.build.cache.get(task.key) if self.build.cache and task.key else None
@@ -181,7 +181,7 @@ class BackgroundConversions:
         if not self._sent_build:  # the workers' tasks of this build use this build
             self._pool.broadcast(remember, self.build)
             self._sent_build = True
-        self._tickets[self._pool.submit(convert_speculatively, task)] = page_url
+        self._tickets[page_url] = self._pool.submit(convert_speculatively, task)
         return True
 
     def _task(self, fragment: str, page_url: str, source_markdown: str) -> Task:
@@ -199,9 +199,10 @@ class BackgroundConversions:
         if not self._tickets:
             return
         answers = self._pool.gather() if self._pool is not None else {}
+        pages = {ticket: url for url, ticket in self._tickets.items()}
         for ticket, found in answers.items():
-            if isinstance(found, Speculative) and ticket in self._tickets:
-                self._ready[self._tickets[ticket]] = found
+            if isinstance(found, Speculative) and ticket in pages:
+                self._ready[pages[ticket]] = found
                 self.converted_in_background += 1
         self._tickets.clear()
 
