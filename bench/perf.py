@@ -56,7 +56,7 @@ from sitegen import (  # noqa: E402
     write_mkdocs_site,
     write_sphinx_site,
 )
-from variants import DEFAULT_KINDS, KINDS, Variant, variants_for  # noqa: E402
+from variants import DEFAULT_KINDS, KINDS, Variant, is_mkdocs, variants_for  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "perf" / "mkdocs_driver.py"
 PACKAGES = ("agentprose_core", "mkdocs_agentprose", "sphinx_agentprose")
@@ -161,7 +161,7 @@ class Bench:
         root = self.work / f"{kind}-{pages}"
         shutil.rmtree(root, ignore_errors=True)
         start = time.perf_counter()
-        if kind.startswith("mkdocs"):
+        if is_mkdocs(kind):
             site = write_mkdocs_site(root, pages=pages,
                                      variants={v.name: list(v.mkdocs) for v in variants},
                                      prune=pages >= self.arguments.prune_from,
@@ -229,7 +229,7 @@ class Bench:
         rounds = self.arguments.rounds or (QUICK["rounds"] if self.arguments.quick
                                            else _rounds_for(pages))
         self.results.rounds[(kind, pages)] = rounds
-        jobs = [1] if kind.startswith("mkdocs") else self.arguments.jobs
+        jobs = [1] if is_mkdocs(kind) else self.arguments.jobs
         start = time.perf_counter()
         working = list(variants)
         for number in range(rounds):
@@ -238,7 +238,7 @@ class Bench:
                 for variant in order:
                     if self._sits_out(variant, number):
                         continue
-                    if kind.startswith("mkdocs"):
+                    if is_mkdocs(kind):
                         cold, rebuild = self.mkdocs(site, variant, edited)
                     else:
                         cold, rebuild = self.sphinx(site, variant, edited, j)
@@ -314,7 +314,7 @@ class Bench:
         site = self.generate(kind, 4, variants)
         working = []
         for variant in variants:
-            if kind.startswith("mkdocs"):
+            if is_mkdocs(kind):
                 cold, rebuild = self.mkdocs(site, variant, site.sources[-1])
             else:
                 cold, rebuild = self.sphinx(site, variant, site.sources[-1], 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from report import TITLES, hook_scaling, scaling
+from variants import is_mkdocs
 
 if TYPE_CHECKING:
     from report import Results
@@ -52,7 +53,7 @@ def _lines(results: Results) -> list[tuple[bool | None, str]]:
             lines.append((ok, f"{TITLES[kind]} cold -j {j}: peak memory {text}{note}"))
             ok, text = _ratio_goal(results, (kind, pages, j, "rebuild", "agentprose"),
                                    "wall", 1.03)
-            mode = "serve reload" if kind.startswith("mkdocs") else "incremental build"
+            mode = "serve reload" if is_mkdocs(kind) else "incremental build"
             lines.append((ok, f"{TITLES[kind]} {mode} -j {j}: wall {text}{note}"))
     for kind in results.variants:
         sizes = sorted({k[1] for k in results.samples if k[0] == kind})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_KINDS", "KINDS", "Variant", "variants_for"]
+__all__ = ["DEFAULT_KINDS", "KINDS", "Variant", "is_mkdocs", "variants_for"]
 
 # sphinx-basic: the Sphinx site with Sphinx's basic theme, whose pages do not each hold
 # the whole site's navigation as Furo's do, so that a 5,000-page build takes minutes,
@@ -15,6 +15,11 @@ __all__ = ["DEFAULT_KINDS", "KINDS", "Variant", "variants_for"]
 # was past 14 minutes when stopped.
 KINDS = ("mkdocs", "sphinx", "sphinx-basic", "mkdocs-plain")
 DEFAULT_KINDS = ("mkdocs", "sphinx")
+
+
+def is_mkdocs(kind: str) -> bool:
+    """A MkDocs kind (built by the serve driver), whatever its theme."""
+    return kind.startswith("mkdocs")
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,7 @@ _VARIANTS = (
 def variants_for(kind: str, names: list[str] | None = None) -> list[Variant]:
     """The variants that apply to ``kind`` (``bare`` always first), filtered by name."""
     found = [v for v in _VARIANTS if v.name == "bare"
-             or (v.mkdocs if kind.startswith("mkdocs") else v.sphinx)]
+             or (v.mkdocs if is_mkdocs(kind) else v.sphinx)]
     if names:
         return [v for v in found if v.name == "bare" or v.name in names]
     return [v for v in found if not v.optional]
