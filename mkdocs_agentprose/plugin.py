@@ -98,6 +98,17 @@ def _tool() -> str:
     return sys.modules["mkdocs"].__name__ if "mkdocs" in sys.modules else "mkdocs"
 
 
+def _generator() -> str:
+    return f"agentprose {__version__} ({_tool()})"
+
+
+def _written_besides_pages(files: Files, config: MkDocsConfig) -> list[str]:
+    """What MkDocs writes into the site folder after ``on_env`` (paths under it): the
+    files it copies, its templates' outputs, the pages."""
+    return [file.dest_uri for file in files] + [*config.theme.static_templates,
+                                                 *config.extra_templates]
+
+
 class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped-call]
     """Agent views, ``agentprose.json``, ``llms.txt`` and discovery links for MkDocs."""
 
@@ -184,6 +195,8 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
         finally:
             log.debug("%d pages converted in background processes, %d of them kept",
                       *self.build.in_background)
+        self.build.publish_ahead(Path(config.site_dir), generator=_generator(),
+                                 others=_written_besides_pages(files, config))
         release_freed_memory()  # the workers' answers as read: MkDocs writes pages next
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str | None:
@@ -202,8 +215,7 @@ class AgentprosePlugin(BasePlugin[AgentproseConfig]):  # type: ignore[no-untyped
         if self.build.partial:
             log.info(_PARTIAL)
         try:
-            published = self.build.publish(Path(config.site_dir),
-                                           generator=f"agentprose {__version__} ({_tool()})")
+            published = self.build.publish(Path(config.site_dir), generator=_generator())
         except AgentproseError as error:
             raise PluginError(f"agentprose: {error}") from error
         _log(published.diagnostics, self.build.settings.quiet)

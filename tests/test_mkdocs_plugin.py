@@ -342,6 +342,55 @@ def test_with_workers_mkdocs_process_never_loads_the_converter(tmp_path: Path) -
     assert snapshot(without / "site") == snapshot(site)  # the same bytes either way
 
 
+# Runs MkDocs' build in this process and prints whether it loaded what writes the
+# views and the site files.
+_BUILD_AND_SAY_WHO_WROTE = """
+import sys
+from mkdocs.__main__ import cli
+try:
+    cli(["build", "-q"])
+except SystemExit as done:
+    if done.code:
+        raise
+print("agentprose_core.output.publish" in sys.modules)
+"""
+
+
+def test_with_workers_a_worker_writes_the_views_and_site_files(git_site: Path) -> None:
+    # issue 45: after on_env MkDocs writes its pages on one CPU while the worker idles:
+    # the worker writes the views and the site files meanwhile, the same bytes.
+    done = subprocess.run([sys.executable, "-c", _BUILD_AND_SAY_WHO_WROTE], cwd=git_site,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "False"
+    site = snapshot(git_site / "site")
+    check_site(git_site / "site", "https://coast.example/docs/", expect_pages=4)
+    config = yaml.safe_load((git_site / "mkdocs.yml").read_text(encoding="utf-8"))
+    config["plugins"] = [{"agentprose": {"exclude": ["drafts/*"], "workers": False}}]
+    (git_site / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    assert mkdocs_build(git_site).returncode == 0
+    assert snapshot(git_site / "site") == site
+
+
+def test_a_file_mkdocs_copies_where_ours_go_is_replaced_by_ours(git_site: Path) -> None:
+    # MkDocs copies the docs' other files while the worker writes ours: ours must still
+    # be what the site ends with, as when they were written after every other file. The
+    # hook holds MkDocs after on_env until the worker wrote ours: the copy comes last.
+    write_tree(git_site, {"docs/llms.txt": "# Someone else's\n", "hooks.py": (
+        "import pathlib, time\nfrom mkdocs.plugins import event_priority\n\n"
+        "@event_priority(-300)\ndef on_env(env, config, files):\n"
+        "    written = pathlib.Path(config.site_dir) / 'agentprose.json'\n"
+        "    deadline = time.monotonic() + 60\n"
+        "    while not written.is_file() and time.monotonic() < deadline:\n"
+        "        time.sleep(0.01)\n")})
+    config = yaml.safe_load((git_site / "mkdocs.yml").read_text(encoding="utf-8"))
+    config["hooks"] = ["hooks.py"]
+    (git_site / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    done = mkdocs_build(git_site)
+    assert done.returncode == 0, done.stderr
+    assert (git_site / "site/llms.txt").read_text(encoding="utf-8").startswith("# Coast\n")
+
+
 def test_a_redirect_stub_gets_nothing(tmp_path: Path) -> None:
     root = make_site(tmp_path / "proj", theme={"name": "mkdocs", "custom_dir": "overrides"},
                      nav=[*NAV, {"Old": "old.md"}])

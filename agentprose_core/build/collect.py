@@ -12,7 +12,8 @@ URLs, paths) and calls it at each step:
 3. :meth:`CollectingBuild.collect` (each rendered page, handed to a worker);
 4. :meth:`CollectingBuild.assemble` (the records, from every page as finished);
 5. :meth:`CollectingBuild.decorate` (each written page's head tags; a listing's view);
-6. :meth:`CollectingBuild.publish` (the views and the site files).
+6. :meth:`CollectingBuild.publish_ahead` (the views and the site files, to a worker);
+7. :meth:`CollectingBuild.publish` (the views and the site files, written).
 """
 
 from __future__ import annotations
@@ -35,28 +36,28 @@ from agentprose_core.build.listings import (
     SentListing,
     SentListings,
     listing_record,
+    redecorated_listing,
     with_listing,
 )
-from agentprose_core.build.pagestore import PageStore, UnrenderedPage
-from agentprose_core.diagnostics import Diagnostic
-from agentprose_core.errors import AgentproseError
+from agentprose_core.build.outputs import OutputsJob, SentOutputs, write_outputs
+from agentprose_core.build.pagestore import PageStore, UnrenderedPage, refresh_heads
 from agentprose_core.files import update_in_place
 from agentprose_core.location import SiteLocation
 from agentprose_core.model import Conversion, SiteRecord
-from agentprose_core.output.publish import publish
 from agentprose_core.parallel.cache import ConversionCache
 from agentprose_core.parallel.policy import worker_count
 from agentprose_core.parallel.speculative import BackgroundConversions, conversion_pool
 from agentprose_core.records.dates import LastChanged
 from agentprose_core.records.scopes import site_scopes
 from agentprose_core.records.site import is_source_excluded
-from agentprose_core.render.decorate import INJECTED_MARK, decorate_text, redecorate_page
+from agentprose_core.render.decorate import decorate_text
 from agentprose_core.settings import Settings
 from agentprose_core.urls import site_map
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
+    from agentprose_core.diagnostics import Diagnostic
     from agentprose_core.languages import SiteLanguages
     from agentprose_core.model import PageRecord
     from agentprose_core.parallel.pool import WorkerPool
@@ -113,6 +114,7 @@ class CollectingBuild:
         self.in_background = (0, 0)  # pages converted in the workers, and kept of them
         self.languages: SiteLanguages | None = None  # on a site built once per language
         self.listings = SentListings()  # listing pages in the workers
+        self.outputs: SentOutputs | None = None  # the views and site files, in a worker
 
     def configure(self, settings: Settings, *, location: SiteLocation, sources: SiteSources,
                   cache_dir: Path | None) -> None:
@@ -172,8 +174,8 @@ class CollectingBuild:
     def assemble(self, finished: Mapping[str, str], unrendered: Sequence[UnrenderedPage], *,
                  name: str, description: str | None, lang: str | None) -> None:
         """The site's records, once every page is rendered: ``finished`` is each page's
-        HTML as other plugins left it (by source), ``unrendered`` the pages a dirty
-        build did not render. Raises :class:`AgentproseError` for a site it can't make."""
+        HTML as other plugins left it (by source), ``unrendered`` the pages a dirty build
+        did not render. Raises :class:`~.errors.AgentproseError` for a site it can't make."""
         changed = self._take_finished(finished)
         self.partial = self.dirty and not self._take_unrendered(unrendered)
         self._hand_over_unrendered()
@@ -219,26 +221,42 @@ class CollectingBuild:
                 record = self._listing(record, output, collected.lists)
         return decorate_text(output, record, self.site, self.settings, kind=kind)
 
+    def publish_ahead(self, site_dir: Path, *, generator: str, others: Iterable[str]) -> None:
+        """Hand the views and the site files to a worker, written while the tool writes its
+        pages; ``others``: the files the tool writes meanwhile (under ``site_dir``). Not
+        without workers, nor on a site with listing pages (:mod:`~.build.outputs`)."""
+        if not (self.pooled and self.pool is not None and self.pool.alive) or \
+                any(page.lists for page in self.pages.values()):
+            return
+        prefix = self.languages.current.root if self.languages is not None else ""
+        self.outputs = SentOutputs(self.pool, self._outputs(site_dir, generator),
+                                   [path.removeprefix(prefix) for path in others
+                                    if path.startswith(prefix)])
+
     def publish(self, site_dir: Path, *, generator: str) -> Published:
-        """Write the views and the site files, once every page is written. Raises
-        :class:`AgentproseError` when they can't be."""
+        """Write the views and the site files once every page is written, or take what
+        the worker wrote (:meth:`publish_ahead`). Raises :class:`~.errors.AgentproseError`."""
         assert self.site is not None and self.assembled is not None
         self._finish_listings()
-        if self.languages is not None:  # each language's files under its root
-            site_dir = site_dir / self.languages.current.root
-        published = publish(
-            site_dir, self.site, self.assembled.records, settings=self._publish_settings(),
-            generator=generator, llms_sections=self.assembled.llms_sections,
-        )
-        notes = self.assembled.diagnostics + published.diagnostics + self._keep_pages()
+        sent, self.outputs = self.outputs, None
+        written = sent.written() if sent else write_outputs(None,
+                                                            self._outputs(site_dir, generator))
+        notes = self.assembled.diagnostics + list(written.diagnostics) + self._keep_pages()
         if self.last_changed is not None:
             notes += self.last_changed.notes()
         self.pages, self.records, self.assembled = {}, {}, None  # every page is written
-        return Published(len(published.pages), len(published.files), notes, self.partial)
+        return Published(written.views, len(written.files), notes, self.partial)
+
+    def _outputs(self, site_dir: Path, generator: str) -> OutputsJob:
+        assert self.site is not None and self.assembled is not None
+        if self.languages is not None:  # each language's files under its root
+            site_dir = site_dir / self.languages.current.root
+        return OutputsJob(site_dir, self.site, tuple(self.assembled.records),
+                          self._publish_settings(), generator, self.assembled.llms_sections)
 
     def abandon(self) -> None:
         """A build that failed: its workers may be busy with its pages."""
-        self.background = None
+        self.background = self.outputs = None
         self.close()
 
     def close(self) -> None:
@@ -290,15 +308,8 @@ class CollectingBuild:
                 self.assembled.diagnostics.extend(conversion.diagnostics)
                 self._replace_record(record, new)
             if new.modified != record.modified:  # its head tags say when it changed
-                update_in_place(job.path, partial(self._redecorated, new, job.kind))
-
-    def _redecorated(self, record: PageRecord, kind: str | None, written: bytes) -> bytes | None:
-        """A written page with its tags made for ``record``, when they can be found
-        (another plugin may have taken the markers out: the page is then left alone)."""
-        assert self.site is not None
-        if written.count(INJECTED_MARK) != 1:
-            return None
-        return redecorate_page(written, record, self.site, self.settings, kind=kind)
+                update_in_place(job.path, partial(redecorated_listing, record=new, site=self.site,
+                                                  settings=self.settings, kind=job.kind))
 
     # -- dirty builds -----------------------------------------------------------------
 
@@ -382,19 +393,7 @@ class CollectingBuild:
         return notes
 
     def _refresh_unrendered(self) -> list[Diagnostic]:
-        """The head tags of the pages a dirty build did not write, where their record
-        changed since (a commit moved a date, a neighbour came): the tool leaves them."""
         assert self.site is not None
-        notes = []
-        for source, page in self.unrendered.items():
-            record = self.records.get(self.pages[source].url)
-            if record is None or record == self.last_records.get(record.url) \
-                    or not page.is_file():
-                continue
-            try:
-                update_in_place(page, partial(redecorate_page, page=record, site=self.site,
-                                              settings=self.settings))
-            except AgentproseError as error:
-                notes.append(Diagnostic("head", f"agentprose: the <head> of {page} was not "
-                                                f"brought up to date: {error}"))
-        return notes
+        pages = [(written, record) for source, written in self.unrendered.items()
+                 if (record := self.records.get(self.pages[source].url)) is not None]
+        return refresh_heads(pages, self.last_records, site=self.site, settings=self.settings)

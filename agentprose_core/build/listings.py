@@ -14,19 +14,20 @@ from typing import TYPE_CHECKING
 
 from agentprose_core.parallel.pool import Failed
 from agentprose_core.parallel.wire import WiredTexts
+from agentprose_core.render.decorate import INJECTED_MARK, redecorate_page
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
     from pathlib import Path
 
     from agentprose_core.diagnostics import Diagnostic
-    from agentprose_core.model import Conversion, PageRecord
+    from agentprose_core.model import Conversion, PageRecord, SiteRecord
     from agentprose_core.parallel.pool import WorkerPool, WorkerState
     from agentprose_core.settings import Settings
 
 __all__ = [
     "FAILED", "ListingTask", "SentListing", "SentListings", "convert_listing",
-    "listing_conversion", "listing_record", "with_listing",
+    "listing_conversion", "listing_record", "redecorated_listing", "with_listing",
 ]
 
 
@@ -132,3 +133,13 @@ class SentListings:
         for ticket, listing in sent.items():
             answer = answers.get(ticket, FAILED)
             yield listing, FAILED if isinstance(answer, Failed) else answer
+
+
+def redecorated_listing(written: bytes, *, record: PageRecord, site: SiteRecord,
+                        settings: Settings, kind: str | None) -> bytes | None:
+    """A listing page as written, with its tags made for its ``record`` (its date is
+    known only once its view is made), when they can be found: another plugin may have
+    taken the markers out, and the page is then left alone."""
+    if written.count(INJECTED_MARK) != 1:
+        return None
+    return redecorate_page(written, record, site, settings, kind=kind)

@@ -10,20 +10,25 @@ import contextlib
 import itertools
 import pickle
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
+from agentprose_core.diagnostics import Diagnostic
 from agentprose_core.errors import AgentproseError
-from agentprose_core.files import write_atomic
+from agentprose_core.files import update_in_place, write_atomic
 from agentprose_core.records.store import UNREADABLE
+from agentprose_core.render.decorate import redecorate_page
 from agentprose_core.version import __version__
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
     from pathlib import Path
 
     from agentprose_core.build.assemble import CollectedPage
+    from agentprose_core.model import PageRecord, SiteRecord
+    from agentprose_core.settings import Settings
 
-__all__ = ["PageStore", "UnrenderedPage"]
+__all__ = ["PageStore", "UnrenderedPage", "refresh_heads"]
 
 _PAGES_HEADER = ("agentprose pages", __version__)
 
@@ -72,3 +77,21 @@ class PageStore:
                 self.path.unlink(missing_ok=True)
             return False
         return True
+
+
+def refresh_heads(pages: Iterable[tuple[Path, PageRecord]], last: Mapping[str, PageRecord], *,
+                  site: SiteRecord, settings: Settings) -> list[Diagnostic]:
+    """The head tags of the pages a dirty build did not write (each written page with
+    its record), where their record changed since the ``last`` build's (a commit moved a
+    date, a neighbour came): the tool leaves those pages as they were."""
+    notes = []
+    for page, record in pages:
+        if record == last.get(record.url) or not page.is_file():
+            continue
+        try:
+            update_in_place(page, partial(redecorate_page, page=record, site=site,
+                                          settings=settings))
+        except AgentproseError as error:
+            notes.append(Diagnostic("head", f"agentprose: the <head> of {page} was not "
+                                            f"brought up to date: {error}"))
+    return notes

@@ -71,10 +71,16 @@ class _Worker:
         try:
             while True:
                 message = self._outbox.get()
-                pickle.dump(message, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                pickler = pickle.Pickler(pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                # Without a memo, what a message's objects make as they are pickled
+                # (wired texts' bytes: see wire) goes as soon as it is written, not when
+                # the whole message is: a build's every record is one message.
+                pickler.fast = True
+                pickler.dump(message)
                 pipe.flush()
                 if message is None:
                     break
+                del message, pickler  # not kept alive until the next one comes
         except (OSError, ValueError, pickle.PicklingError):
             pass  # the worker is gone: its reader reports it
         finally:

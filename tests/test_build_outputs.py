@@ -1,0 +1,124 @@
+"""A build's views and site files written by a worker (MkDocs' path after ``on_env``):
+the same bytes and notes as written here; a file the tool also wrote is ours at the end."""
+
+from __future__ import annotations
+
+import pickle
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from agentprose_core.build import outputs
+from agentprose_core.build.outputs import OutputsJob, SentOutputs, write_outputs
+from agentprose_core.model import Heading, PageRecord, SiteRecord
+from agentprose_core.output import publish
+from agentprose_core.parallel.pool import WorkerPool
+from agentprose_core.settings import Settings
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+BASE = "https://coast.example/docs/"
+SITE = SiteRecord(name="Côte", url=BASE, lang="fr")
+
+
+def _page(name: str, markdown: str) -> PageRecord:
+    return PageRecord(url=f"{BASE}{name}/", markdown_url=f"{BASE}{name}.md", title=name.title(),
+                      modified="2026-01-02T03:04:05Z", markdown=markdown, summary="Été.",
+                      headings=(Heading(2, "vie", "Vie"),), section=("Guide",))
+
+
+PAGES = (
+    _page("pools", "# Marées\n\n## Vie\n\nVoir [rochers](" + BASE + "rocks/).\n"),
+    _page("rocks", "# Rochers\n\nCrabes, ascii only.\n"),
+)
+
+
+def _job(folder: Path) -> OutputsJob:
+    return OutputsJob(folder, SITE, PAGES, Settings(), "agentprose (test)",
+                      [("Guide", [page.url for page in PAGES])])
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {path.relative_to(folder).as_posix(): path.read_bytes()
+            for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+@pytest.fixture
+def pool() -> Iterator[WorkerPool]:
+    workers = WorkerPool(1)
+    yield workers
+    workers.close()
+
+
+def test_a_job_pickles_to_the_same_records_without_growing_them() -> None:
+    # CPython keeps a UTF-8 copy in a non-ASCII str it pickled, for the str's life: the
+    # tool's process holds the records until the build ends.
+    job = _job(Path("site"))
+    markdown = job.records[0].markdown
+    size = sys.getsizeof(markdown)
+    assert pickle.loads(pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)) == job
+    assert sys.getsizeof(markdown) == size
+    pickle.dumps(job.records, protocol=pickle.HIGHEST_PROTOCOL)  # the records as they are
+    assert sys.getsizeof(markdown) > size
+
+
+def test_the_worker_writes_what_writing_here_writes(
+        tmp_path: Path, pool: WorkerPool, monkeypatch: pytest.MonkeyPatch) -> None:
+    here = write_outputs(None, _job(tmp_path / "here"))
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("written in the tool's process")
+
+    monkeypatch.setattr(publish, "publish", refuse)  # this process only: not the worker
+    written = SentOutputs(pool, _job(tmp_path / "worker"), others=["pools/index.html"]).written()
+    assert written == here
+    assert [note.code for note in written.diagnostics] == ["link-not-view"]
+    assert _files(tmp_path / "worker") == _files(tmp_path / "here")
+    assert {"pools.md", "llms.txt", "agentprose.json"} <= set(written.files)
+
+
+def test_a_file_the_tool_wrote_over_ours_is_ours_again(tmp_path: Path, pool: WorkerPool) -> None:
+    # MkDocs copies the docs' other files while the worker writes: one that lands where
+    # one of ours goes after ours did must not be what the site ends with.
+    here = write_outputs(None, _job(tmp_path / "here"))
+    site = tmp_path / "worker"
+    sent = SentOutputs(pool, _job(site), others=["llms.txt", "pools/index.html"])
+    deadline = time.monotonic() + 60
+    while not (site / "agentprose.json").is_file():  # written after llms.txt's views
+        assert time.monotonic() < deadline, "the worker wrote nothing"
+        time.sleep(0.01)
+    (site / "llms.txt").write_text("# Someone else's\n", encoding="utf-8")
+    assert sent.written() == here
+    assert _files(site) == _files(tmp_path / "here")
+
+
+def test_a_job_whose_worker_ended_is_written_here(tmp_path: Path) -> None:
+    ended = WorkerPool(1)
+    ended.submit(outputs.write_outputs, _job(tmp_path / "first"))
+    ended.release()  # the worker ends after that task: the next is never answered
+    try:
+        written = SentOutputs(ended, _job(tmp_path / "site"), others=[]).written()
+    finally:
+        ended.close()
+    assert written == write_outputs(None, _job(tmp_path / "again"))
+    assert _files(tmp_path / "site") == _files(tmp_path / "again")
+
+
+def test_sending_a_job_holds_one_page_at_a_time(pool: WorkerPool, tmp_path: Path) -> None:
+    # Pickled with a memo, every page's Markdown encoded for the pipe would stay in the
+    # tool's process until the whole job was sent (40 MiB here).
+    pages = tuple(_page(f"p{number}", "é" + "x" * 200_000 + str(number)) for number in range(200))
+    job = OutputsJob(tmp_path / "site", SITE, pages, Settings(llms_full_txt=False, index=False),
+                     "agentprose (test)", [])
+    tracemalloc.start()
+    try:
+        SentOutputs(pool, job, others=[]).written()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20, peak
