@@ -32,26 +32,34 @@ __all__ = ["Conversion", "available_engine", "convert_element", "convert_fragmen
 _BLANK_RUNS = re.compile(r"\n{3,}")
 
 
-def _is_quote(line: str) -> bool:
-    return line.lstrip().startswith(">")
-
-
 def _separate_quotes(lines: list[str], separator: str) -> list[str]:
-    """A blank line wherever a blockquote meets other text, as every style guide wants."""
+    """A blank line wherever a blockquote meets other text, as every style guide wants.
+    Each line is looked at once: whether it shows anything and whether it is a quote's
+    are carried to the next (pages have thousands of lines)."""
     out: list[str] = []
+    shown = quoted = False  # of out[-1]
     for given in lines:
-        content = given.lstrip(" >")
-        # The separator becomes a blank line where it stands, its quote marks kept.
-        line = given[: len(given) - len(content)].rstrip() if content == separator else given
-        if out and not line.lstrip(" >") and out[-1] == line:
+        line = given
+        if separator in given:
+            content = given.lstrip(" >")
+            # The separator becomes a blank line where it stands, its quote marks kept.
+            if content == separator:
+                line = given[: len(given) - len(content)].rstrip()
+        if out and out[-1] == line and not line.lstrip(" >"):
             continue  # one blank line (in a quote: one line of marks) is enough
-        if out and out[-1].strip() and line.strip() and _is_quote(out[-1]) != _is_quote(line):
+        stripped = line.lstrip()
+        shows, quote = bool(stripped), stripped.startswith(">")
+        if shown and shows and quoted != quote:
             out.append("")
         out.append(line)
+        shown, quoted = shows, quote
     return out
 
 
 _QUOTE_MARKS = re.compile(r"[ >]*")
+# A line that is a quote's (``_is_quote``): at the start, or after a newline.
+_QUOTE_FIRST = re.compile(r"\s*>")
+_QUOTE_LINE = re.compile(r"\n\s*>")
 # A table row in a quote: at the start, or after a newline (a pattern that starts with
 # a literal is searched for that character first; ``^`` with MULTILINE tries every
 # position, a tenth of a millisecond a page).
@@ -84,7 +92,9 @@ def _finish(markdown: str, separator: str) -> str:
     if _QUOTED_ROW_FIRST.match(markdown) or _QUOTED_ROW.search(markdown):
         # a table in a quote, where an engine leaves it open
         markdown = "\n".join(_end_tables(markdown.split("\n")))
-    if ">" in markdown or separator in markdown:  # else there is nothing to separate
+    if separator in markdown or _QUOTE_FIRST.match(markdown) or _QUOTE_LINE.search(markdown):
+        # else there is nothing to separate (the blank lines it would fold, the next
+        # step folds)
         markdown = "\n".join(_separate_quotes(markdown.split("\n"), separator))
     if "\n\n\n" in markdown:
         markdown = _BLANK_RUNS.sub("\n\n", markdown)
