@@ -156,6 +156,21 @@ class _Around:
 # Worth a closer look: a character escaped anywhere, a newline, or a first character
 # that may start a line. Most text has none, and is left at one regex search.
 _CANDIDATE = re.compile(r"[`~<&\]\\_*\[]|\n\s*\S|^\s*[#>+*=|\d:-]")
+# Of those, the texts escaping may change wherever they stand: a character escaped
+# anywhere (or in a link), a blank line, a mark where a line starts. The others (most
+# are wrapped paragraphs: a newline, then words) change only in a code span, a heading
+# or a cell, where a newline becomes a space.
+_ESCAPED_ANYWHERE = re.compile(r"[`~<&\]\\_*\[]")
+_MARKED_LINE = re.compile(r"\n(?:\s*[#>+*=_\[|\d:-]|[ \t\r\f]*\n)")  # or a blank line
+_MARKED_FIRST_LINE = re.compile(r"\s*[#>+*=_\[|\d:-]")
+_ONE_LINE = _IN_CODE | _INLINE_ONLY
+
+
+def _may_change(text: str) -> bool:
+    """False when escaping leaves ``text`` as it is, wherever it stands outside code
+    spans, headings and cells (tests/test_escape_skip.py holds the two together)."""
+    return bool(_ESCAPED_ANYWHERE.search(text) or _MARKED_FIRST_LINE.match(text)
+                or ("\n" in text and _MARKED_LINE.search(text)))
 
 
 def _escaped(text: str, *, around: int, starts: bool, escaper: _Escaper) -> str:
@@ -178,15 +193,18 @@ def _escaped(text: str, *, around: int, starts: bool, escaper: _Escaper) -> str:
 
 
 def _prepare_code(root: Element) -> None:
+    # Asked once for the page, not for each of its (dozens of) code spans.
+    linked = {code for link in root.iter("a") for code in link.iter(*_CODE_LIKE)}
+    breaks = next(root.iter("br"), None) is not None
     for code in list(root.iter(*_CODE_LIKE)):
-        if next(code.iterancestors("a"), None) is not None and _ENDS_A_LABEL(all_text(code)):
+        if code in linked and _ENDS_A_LABEL(all_text(code)):
             # A code span binds tighter than a link's brackets (``[`A[x]`](u)`` is a link
             # to code), but a line that starts ``[`x]:`` is a reference definition: such
             # code is kept as escaped text.
             drop_tag(code)
             continue
-        for line_break in list(code.iter("br")):  # a code span cannot hold one
-            unwrap(line_break, " ")
+        for line_break in list(code.iter("br")) if breaks else ():  # a code span cannot
+            unwrap(line_break, " ")  # hold one
         for inner in code.iter():  # nor a newline (Sphinx wraps long literals in <span>s)
             if inner.text and "\n" in inner.text:
                 inner.text = _NEWLINES.sub(" ", inner.text)
@@ -200,12 +218,15 @@ def escape_text(root: Element, placeholders: Placeholders) -> None:
     escaper = _Escaper(placeholders)
     candidate = _CANDIDATE.search
     around = _Around()
+    may_change = _may_change
     for element in root.iter():
         text, tail = element.text, element.tail
-        if text and candidate(text) and isinstance(element.tag, str):
+        if text and candidate(text) and isinstance(element.tag, str) and (
+                may_change(text) or ("\n" in text and around.of(element) & _ONE_LINE)):
             element.text = _escaped(text, around=around.of(element),
                                     starts=_starts_line(element), escaper=escaper)
-        if tail and candidate(tail) and element is not root:
+        if tail and candidate(tail) and element is not root and (
+                may_change(tail) or ("\n" in tail and around.above(element) & _ONE_LINE)):
             element.tail = _escaped(tail, around=around.above(element),
                                     starts=_tail_starts_line(element), escaper=escaper)
     for image in root.iter("img"):
