@@ -183,3 +183,24 @@ def test_links_together_rewritten_alike_with_and_without_the_shortcut(
         specs: list[LinkSpec], page_url: str) -> None:
     fast, reference = _links_both_ways(specs, page_url)
     assert fast == reference
+
+
+def test_a_link_inside_another_link_goes_whenever_the_outer_one_came() -> None:
+    """Only links that sit in another link as the rule starts are asked again: the
+    outer one may have come after the index was made (a rule moved it there)."""
+    for outer_later in (False, True):
+        root, paragraph = new_element("div"), new_element("p")
+        root.append(paragraph)
+        inner = new_element("a", "inner")
+        inner.set("href", "../other/")
+        outer = new_element("a", "outer ")
+        outer.set("href", "https://x.org/")
+        paragraph.append(inner if outer_later else outer)
+        if not outer_later:
+            outer.append(inner)
+        index = ElementIndex(root)
+        if outer_later:
+            paragraph.append(outer)
+            outer.append(inner)
+        rewrite_links(index, "https://e.org/page/", {})
+        assert [link.text for link in root.iter("a")] == ["outer inner"], to_html(root)

@@ -78,11 +78,10 @@ def rewrite_links(index: ElementIndex, page_url: str, site_map: Mapping[str, str
     # a worker's site map notes what a conversion looked up).
     here: str | None = None
     in_page = "#" not in page_url
-    links = index.tags("a")
-    # The links inside another link, as the page came: none gains an outer link here, so
-    # only these are asked again (most pages have none).
-    inner = {found for link in links for found in link.iterdescendants("a")}
-    for link in links:
+    # The links inside another link as this rule starts: none gains an outer link here,
+    # so only these are asked again (most pages have none).
+    inner = {found for link in index.root.iter("a") for found in link.iterdescendants("a")}
+    for link in index.tags("a"):
         href = link.get("href")
         if link.text is None and in_page and href is not None and _bare_in_page_anchor(link, href):
             drop_tag(link)  # a code line's own anchor: half the links of a Material page
