@@ -90,6 +90,8 @@ def test_a_page_another_plugin_finishes_later_is_converted_as_finished(tmp_path:
     build.collect(_page(tmp_path, "index.md", "<h1>Coast</h1>\n<p><autoref>Tides</autoref></p>"))
     build.collect(_page(tmp_path, "tide.md", _TIDE))
     assert build.held == {"index.md"}
+    # Not kept until then: alive beside the finished HTML, it would double the site's HTML
+    assert build.pages["index.md"].content_html == ""
     build.assemble({"index.md": '<h1>Coast</h1>\n<p><a href="tide/">Tides</a></p>',
                     "tide.md": _TIDE}, [], name="Coast", description=None, lang=None)
     assert "[Tides](https://x.org/tide.md)" in build.records[BASE].markdown

@@ -145,8 +145,13 @@ def test_sphinx_furo(make_app: Any, tmp_path: Path, opengraph: bool) -> None:
     '<html><head><script type="application/ld+json">{}</script></head></html>',
     "<html><body>no head</body></html>",
     "<html><head><title>T</title></HEAD><body><code></head></code></body></html>",
+    # What the text version replaces (</head> to the body's tag) again further on
+    "<html><head></head><body><script>'</head><body>'</script></body></html>",
+    "<html><head></head >\n<body x='1'><p>\u2192 </head >\n<body x='1'></p></body></html>",
 ])
-def test_decorating_text_equals_decorating_bytes(document: str) -> None:
-    as_bytes = decorate_page(document.encode("utf-8"), PAGE, SITE, Settings())
-    as_text = decorate_text(document, PAGE, SITE, Settings())
+@pytest.mark.parametrize("hint", [True, False])
+def test_decorating_text_equals_decorating_bytes(document: str, hint: bool) -> None:
+    settings = Settings(body_hint=hint)
+    as_bytes = decorate_page(document.encode("utf-8"), PAGE, SITE, settings)
+    as_text = decorate_text(document, PAGE, SITE, settings)
     assert as_text == (None if as_bytes is None else as_bytes.decode("utf-8"))

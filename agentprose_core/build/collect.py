@@ -164,12 +164,17 @@ class CollectingBuild:
     def collect(self, page: CollectedPage) -> None:
         """A page the tool rendered: a worker converts it now, unless another plugin
         finishes its HTML later."""
-        self.pages[page.source] = page
-        if self.background is not None and not any(m in page.content_html for m in LATE_MARKS):
+        late = any(mark in page.content_html for mark in LATE_MARKS)
+        if self.background is not None and not late:
+            self.pages[page.source] = page
             self.background.submit(page.content_html, page_url=page.url,
                                    source_markdown=page.source_markdown)
-        else:
-            self.held.add(page.source)  # handed over in assemble, when finished
+            return
+        self.held.add(page.source)  # handed over in assemble, when finished
+        # A late page's HTML comes finished in assemble: kept now, it would stay alive
+        # beside the finished one while the other plugin rewrites every page
+        # (mkdocstrings' API pages: the whole site's HTML twice at the build's peak).
+        self.pages[page.source] = replace(page, content_html="") if late else page
 
     def assemble(self, finished: Mapping[str, str], unrendered: Sequence[UnrenderedPage], *,
                  name: str, description: str | None, lang: str | None) -> None:

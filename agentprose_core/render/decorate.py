@@ -119,11 +119,14 @@ def decorate_text(
     if not tags and at is None:
         return None
     # The tags marked, so that a later dirty build can replace them (its date changed,
-    # say); the page put together once, not copied for each addition.
+    # say). The page is put together in one copy, by replacing the short stretch from
+    # ``</head>`` to the body's tag (its first occurrence: no ``</head>`` comes before
+    # ``end``): slices of the page would be copies of it too, alive beside it and the
+    # result (three copies at once of a megabyte-sized API page, at the build's peak).
     marked = f"{_marked(tags)}\n" if tags else ""
-    if at is None:
-        return f"{head}{marked}{document[end:]}"
-    return f"{head}{marked}{document[end:at]}{hint}\n{document[at:]}"
+    middle = document[end:at] if at is not None else document[end:document.find(">", end) + 1]
+    added = f"{marked}{middle}{hint}\n" if at is not None else f"{marked}{middle}"
+    return document.replace(middle, added, 1)
 
 
 def _head_end(document: str) -> int:
