@@ -159,3 +159,34 @@ def test_closing_a_session_stops_its_workers(tmp_path: Path, workers: bool) -> N
     build.abandon()
     assert build.pool is None
     assert build.background is None
+
+
+def test_sent_to_a_worker_the_records_keep_no_markdown_and_the_views_all_of_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # one worker, on any machine
+    build = CollectingBuild()
+    build.configure(Settings(workers=True, cache=False), location=SiteLocation(BASE),
+                    sources=_sources(tmp_path), cache_dir=None)
+    pages = {"index.md": BASE, "tide.md": f"{BASE}tide/"}
+    build.plan(list(pages), pages, docs_dir=tmp_path / "docs", fallback=tmp_path)
+    try:
+        build.collect(_page(tmp_path, "index.md", _INDEX))
+        build.collect(_page(tmp_path, "tide.md", "<h1>Tides</h1>\n<p>Twice a day → ebb.</p>"))
+        build.assemble({}, [], name="Coast", description=None, lang="en")
+        build.publish_ahead(tmp_path / "site", generator="test", others=[])
+        assert build.outputs is not None
+        assert build.assembled is not None
+        # Held as sent: the head tags need no Markdown, and the worker has it
+        assert [record.markdown for record in build.assembled.records] == ["", ""]
+        page = build.decorate("tide.md", "<html><head></head><body>x</body></html>",
+                              written=tmp_path / "site" / "tide" / "index.html", kind=None)
+        assert page is not None
+        assert 'href="https://x.org/tide.md"' in page
+        published = build.publish(tmp_path / "site", generator="test")
+    finally:
+        build.close()
+    assert published.views == 2
+    assert "Twice a day → ebb." in (tmp_path / "site" / "tide.md").read_text(encoding="utf-8")
+    full = (tmp_path / "site" / "llms-full.txt").read_text(encoding="utf-8")
+    assert "Twice a day → ebb." in full
+    assert "[tides](https://x.org/tide.md)" in full

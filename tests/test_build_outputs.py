@@ -3,11 +3,11 @@ the same bytes and notes as written here; a file the tool also wrote is ours at 
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import sys
 import time
 import tracemalloc
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -21,6 +21,7 @@ from agentprose_core.settings import Settings
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
 
 BASE = "https://coast.example/docs/"
 SITE = SiteRecord(name="Côte", url=BASE, lang="fr")
@@ -55,13 +56,19 @@ def pool() -> Iterator[WorkerPool]:
     workers.close()
 
 
-def test_a_job_pickles_to_the_same_records_without_growing_them() -> None:
-    # CPython keeps a UTF-8 copy in a non-ASCII str it pickled, for the str's life: the
-    # tool's process holds the records until the build ends.
-    job = _job(Path("site"))
+def test_a_sent_job_keeps_no_page_markdown_as_str(pool: WorkerPool, tmp_path: Path) -> None:
+    # The tool's process holds the job's records until the build ends: their Markdown
+    # goes apart, UTF-8 where it is not ASCII, and sending it does not grow the records
+    # (CPython keeps a UTF-8 copy inside a non-ASCII str it pickled, for the str's life).
+    job = _job(tmp_path / "site")
     markdown = job.records[0].markdown
     size = sys.getsizeof(markdown)
-    assert pickle.loads(pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)) == job
+    sent = SentOutputs(pool, job, others=[])
+    assert [record.markdown for record in sent.job.records] == ["", ""]
+    assert sent.markdown == (markdown.encode(), PAGES[1].markdown)  # ASCII: the str itself
+    assert sent.job == dataclasses.replace(job, records=tuple(
+        dataclasses.replace(record, markdown="") for record in PAGES))
+    sent.written()
     assert sys.getsizeof(markdown) == size
     pickle.dumps(job.records, protocol=pickle.HIGHEST_PROTOCOL)  # the records as they are
     assert sys.getsizeof(markdown) > size
@@ -109,16 +116,20 @@ def test_a_job_whose_worker_ended_is_written_here(tmp_path: Path) -> None:
     assert _files(tmp_path / "site") == _files(tmp_path / "again")
 
 
-def test_sending_a_job_holds_one_page_at_a_time(pool: WorkerPool, tmp_path: Path) -> None:
-    # Pickled with a memo, every page's Markdown encoded for the pipe would stay in the
-    # tool's process until the whole job was sent (40 MiB here).
+def test_sending_a_job_holds_its_markdown_once(pool: WorkerPool, tmp_path: Path) -> None:
+    # The job keeps each page's Markdown as UTF-8 (40 MiB here, for writing here if the
+    # worker fails); pickled with a memo, every page's would be held once more until the
+    # whole job was sent.
     pages = tuple(_page(f"p{number}", "é" + "x" * 200_000 + str(number)) for number in range(200))
     job = OutputsJob(tmp_path / "site", SITE, pages, Settings(llms_full_txt=False, index=False),
                      "agentprose (test)", [])
     tracemalloc.start()
     try:
-        SentOutputs(pool, job, others=[]).written()
+        sent = SentOutputs(pool, job, others=[])
+        kept = sum(sys.getsizeof(text) for text in sent.markdown)
+        sent.written()
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert peak < 8 * 2**20, peak
+    assert kept > 200 * 200_000
+    assert peak < kept + 8 * 2**20, (peak, kept)

@@ -237,6 +237,11 @@ class CollectingBuild:
         self.outputs = SentOutputs(self.pool, self._outputs(site_dir, generator),
                                    [path.removeprefix(prefix) for path in others
                                     if path.startswith(prefix)])
+        # The records as sent, without their Markdown: the pages' head tags need none,
+        # and the worker has it now (so has the job, should the worker fail).
+        assert self.assembled is not None
+        self.assembled.records = list(self.outputs.job.records)
+        self.records = {record.url: record for record in self.assembled.records}
 
     def publish(self, site_dir: Path, *, generator: str) -> Published:
         """Write the views and the site files once every page is written, or take what

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from agentprose_core.model import PageRecord
 from agentprose_core.parallel.pool import Failed
 from agentprose_core.parallel.wire import from_wire, to_wire
 
@@ -29,11 +28,11 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from agentprose_core.diagnostics import Diagnostic
-    from agentprose_core.model import SiteRecord
+    from agentprose_core.model import PageRecord, SiteRecord
     from agentprose_core.parallel.pool import WorkerPool
     from agentprose_core.settings import Settings
 
-__all__ = ["OutputsJob", "SentOutputs", "Written", "write_outputs"]
+__all__ = ["OutputsJob", "SentOutputs", "Written", "write_outputs", "write_wired"]
 
 
 @dataclass(frozen=True)
@@ -48,33 +47,18 @@ class OutputsJob:
     generator: str
     llms_sections: Sequence[tuple[str, Sequence[str]]]
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Each page's Markdown as UTF-8 bytes (see parallel.wire): pickled as it is, the
-        # tool would keep a UTF-8 copy of every page's Markdown until the build ends.
-        fields = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
-        fields["records"] = tuple(_WiredRecord(record) for record in self.records)
-        return (_job, (fields,))
+
+def _with_markdown(job: OutputsJob, markdown: Sequence[str | bytes]) -> OutputsJob:
+    """``job`` with each record's Markdown back, from :func:`~.parallel.wire.to_wire`."""
+    records = tuple(dataclasses.replace(record, markdown=from_wire(text))
+                    for record, text in zip(job.records, markdown, strict=True))
+    return dataclasses.replace(job, records=records)
 
 
-class _WiredRecord:
-    """A record pickled with its Markdown through :func:`~.parallel.wire.to_wire`, one
-    at a time (the pool pickles without a memo: see its writer)."""
-
-    __slots__ = ("record",)
-
-    def __init__(self, record: PageRecord) -> None:
-        self.record = record
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_record, ({**vars(self.record), "markdown": ""}, to_wire(self.record.markdown)))
-
-
-def _record(fields: dict[str, Any], markdown: str | bytes) -> PageRecord:
-    return PageRecord(**{**fields, "markdown": from_wire(markdown)})
-
-
-def _job(fields: dict[str, Any]) -> OutputsJob:
-    return OutputsJob(**fields)  # its records come back as PageRecords (_record)
+def write_wired(_state: object, job: OutputsJob, markdown: Sequence[str | bytes]) -> Written:
+    """:func:`write_outputs` of a job sent with its records' Markdown apart (a worker's
+    task: see :class:`SentOutputs`)."""
+    return write_outputs(None, _with_markdown(job, markdown))
 
 
 @dataclass(frozen=True)
@@ -105,9 +89,16 @@ class SentOutputs:
 
     def __init__(self, pool: WorkerPool, job: OutputsJob, others: Sequence[str]) -> None:
         self.pool = pool
-        self.job = job
         self.others = frozenset(others)
-        self.ticket = pool.submit(write_outputs, job)
+        # The records without their Markdown, which goes apart, as UTF-8 where it is not
+        # ASCII (:mod:`~.parallel.wire`): the tool's process needs no page's Markdown
+        # while it writes the pages (head tags are made from the rest), and a str of text
+        # beyond Latin-1 takes two or four bytes a character (griffe's 81 pages: 6.7 MiB
+        # as str, 3.1 as UTF-8). Kept for writing here if the worker fails.
+        self.markdown = tuple(to_wire(record.markdown) for record in job.records)
+        self.job = dataclasses.replace(job, records=tuple(
+            dataclasses.replace(record, markdown="") for record in job.records))
+        self.ticket = pool.submit(write_wired, self.job, self.markdown)
 
     def written(self) -> Written:
         """What the worker wrote, once it is done; written here instead when the worker
@@ -115,4 +106,4 @@ class SentOutputs:
         answer = self.pool.gather().get(self.ticket, Failed("no answer"))
         if isinstance(answer, Written) and not self.others.intersection(answer.files):
             return answer
-        return write_outputs(None, self.job)
+        return write_outputs(None, _with_markdown(self.job, self.markdown))
