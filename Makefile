@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: afdocs mcp-hosts demo screenshots test lint typecheck unit test-matrix test-py313 test-lowest test-ecosystem golden bench bench-quick bench-convert fidelity fuzz realworld realworld-timing realworld-instructions clean
+.PHONY: afdocs mcp-hosts demo screenshots test lint typecheck unit test-matrix test-py313 test-lowest test-ecosystem golden bench bench-quick bench-convert fidelity fuzz realworld realworld-timing realworld-instructions realworld-memory clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -156,6 +156,11 @@ realworld-timing: $(STAMP)
 # process's instruction count, by role (steady where timings are not; about an hour).
 realworld-instructions: $(STAMP)
 	$(BIN)/python bench/realworld/timing.py --checkouts $(REALWORLD_DIR) --instructions
+
+# Where two MkDocs sites' builds reach their peak memory, bare beside agentprose, event
+# by event (bench/realworld/memory.py).
+realworld-memory: $(STAMP)
+	$(BIN)/python bench/realworld/memory.py --checkouts $(REALWORLD_DIR)
 
 clean:
 	rm -rf $(VENV) $(PY313_VENV) $(LOWEST_VENV) $(ECOSYSTEM_VENV) build dist *.egg-info \
