@@ -39,7 +39,7 @@ from agentprose_core.build.listings import (
     redecorated_listing,
     with_listing,
 )
-from agentprose_core.build.outputs import OutputsJob, SentOutputs, write_outputs
+from agentprose_core.build.outputs import OutputsJob, SentOutputs, views_only, write_outputs
 from agentprose_core.build.pagestore import PageStore, UnrenderedPage, refresh_heads
 from agentprose_core.files import update_in_place
 from agentprose_core.location import SiteLocation
@@ -165,15 +165,13 @@ class CollectingBuild:
         """A page the tool rendered: a worker converts it now, unless another plugin
         finishes its HTML later."""
         late = any(mark in page.content_html for mark in LATE_MARKS)
-        if self.background is not None and not late:
-            self.pages[page.source] = page
+        if self.background is None or late:
+            self.held.add(page.source)  # handed over in assemble, when finished
+        else:
             self.background.submit(page.content_html, page_url=page.url,
                                    source_markdown=page.source_markdown)
-            return
-        self.held.add(page.source)  # handed over in assemble, when finished
-        # A late page's HTML comes finished in assemble: kept now, it would stay alive
-        # beside the finished one while the other plugin rewrites every page
-        # (mkdocstrings' API pages: the whole site's HTML twice at the build's peak).
+        # A late page's HTML comes finished in assemble: kept from now, it would be alive
+        # beside the finished one while the other plugin rewrites every page (API pages).
         self.pages[page.source] = replace(page, content_html="") if late else page
 
     def assemble(self, finished: Mapping[str, str], unrendered: Sequence[UnrenderedPage], *,
@@ -237,9 +235,7 @@ class CollectingBuild:
         self.outputs = SentOutputs(self.pool, self._outputs(site_dir, generator),
                                    [path.removeprefix(prefix) for path in others
                                     if path.startswith(prefix)])
-        # The records as sent, without their Markdown: the pages' head tags need none,
-        # and the worker has it now (so has the job, should the worker fail).
-        assert self.assembled is not None
+        assert self.assembled is not None  # its records as sent: without their Markdown
         self.assembled.records = list(self.outputs.job.records)
         self.records = {record.url: record for record in self.assembled.records}
 
@@ -381,13 +377,8 @@ class CollectingBuild:
                               background.results(views).items() if url not in changed}
 
     def _publish_settings(self) -> Settings:
-        """The settings to publish with: without the site files after a dirty build
-        that rendered pages this process never had the others of (they would list only
-        the changed pages)."""
-        if not self.partial:
-            return self.settings
-        return replace(self.settings, index=False, llms_txt=False, llms_full_txt=False,
-                       host="none")
+        """The settings to publish with: :func:`~.build.outputs.views_only` if partial."""
+        return views_only(self.settings) if self.partial else self.settings
 
     def _keep_pages(self) -> list[Diagnostic]:
         """What the next dirty build does not render again: in this process (serve) and

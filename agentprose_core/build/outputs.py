@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from agentprose_core.parallel.pool import WorkerPool
     from agentprose_core.settings import Settings
 
-__all__ = ["OutputsJob", "SentOutputs", "Written", "write_outputs", "write_wired"]
+__all__ = ["OutputsJob", "SentOutputs", "Written", "views_only", "write_outputs", "write_wired"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,14 @@ class OutputsJob:
     settings: Settings
     generator: str
     llms_sections: Sequence[tuple[str, Sequence[str]]]
+
+
+def views_only(settings: Settings) -> Settings:
+    """``settings`` that write the views and no site file: after a dirty build that
+    rendered pages this process never had the others of, the site files would list only
+    the changed pages."""
+    return dataclasses.replace(settings, index=False, llms_txt=False, llms_full_txt=False,
+                               host="none")
 
 
 def _with_markdown(job: OutputsJob, markdown: Sequence[str | bytes]) -> OutputsJob:
