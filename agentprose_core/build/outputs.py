@@ -93,7 +93,9 @@ def write_outputs(_state: object, job: OutputsJob) -> Written:
 
 class SentOutputs:
     """One build's :class:`OutputsJob`, sent to a worker of ``pool``; ``others`` are the
-    files the tool writes meanwhile (paths relative to the job's ``site_dir``)."""
+    files the tool writes meanwhile (paths relative to the job's ``site_dir``). Its
+    ``job`` is the one sent: the records without their Markdown, which ``markdown``
+    holds apart, in the records' order."""
 
     def __init__(self, pool: WorkerPool, job: OutputsJob, others: Sequence[str]) -> None:
         self.pool = pool
