@@ -27,6 +27,10 @@ Prints one row per site: each figure as agentprose / bare, the median of the pai
 ratios with their range, then the medians themselves. Saves every build under
 ``<checkouts>/.results/timing-<timestamp>.json``. Read the ratios as ± a few hundredths
 on this 2-core VM, and run it on a quiet machine.
+
+``--report RUN...`` builds nothing: it merges saved runs (cold and rebuild, a later run
+replacing an earlier one's row) into the standard table, each site's cold build and
+one-page rebuild side by side, the figures past issue 45's goals in bold.
 """
 
 from __future__ import annotations
@@ -54,6 +58,10 @@ DEFAULT_SITES = "mkdocs-material,httpx,flask,requests"
 KINDS = ("timing-bare", "timing-agentprose")
 REBUILD_KINDS = ("rebuild-bare", "rebuild-agentprose")
 FIGURES = (("seconds", "wall"), ("cpu_seconds", "CPU"), ("peak_rss_mib", "peak RSS"))
+# Issue 45's goals, agentprose / bare: a cold build, and a one-page rebuild (its CPU has
+# none: a rebuild's worker starts on the other CPU).
+GOALS = {"cold": {"seconds": 1.05, "cpu_seconds": 1.10, "peak_rss_mib": 1.10},
+         "rebuild": {"seconds": 1.02, "peak_rss_mib": 1.10}}
 
 
 def _arguments() -> argparse.Namespace:
@@ -67,6 +75,9 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--instructions", action="store_true",
                         help="count each process's instructions under valgrind instead "
                         "(with --rebuild: a Sphinx site's one-page rebuild)")
+    parser.add_argument("--report", nargs="+", type=Path, metavar="RUN",
+                        help="print the standard table of saved runs (timing-*.json), "
+                        "cold and rebuild merged; no build")
     return parser.parse_args()
 
 
@@ -133,8 +144,46 @@ def print_table(entries: list[dict[str, Any]]) -> None:
         print(f"| {entry['site']} | {entry['tool']} | " + " | ".join(cells) + " |")
 
 
+def _cell(figure: dict[str, Any], goal: float | None) -> str:
+    spread = figure["pair_ratios"]
+    text = f"{figure['pair_ratio']:.3f} [{spread[0]:.2f}–{spread[-1]:.2f}]"
+    return f"**{text}**" if goal is not None and figure["pair_ratio"] > goal else text
+
+
+def print_report(runs: list[Path]) -> None:
+    """The standard table: every site of ``runs``, cold and one-page rebuild."""
+    rows: dict[str, dict[str, Any]] = {}
+    for path in runs:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        if saved.get("instructions"):
+            continue
+        mode = "rebuild" if saved["rebuild"] else "cold"
+        for entry in saved["sites"]:
+            rows.setdefault(entry["site"], {"tool": entry["tool"]})[mode] = entry["summary"]
+    columns = [(mode, key, label) for mode in GOALS for key, label in FIGURES]
+    print("| site | tool | bare cold s | "
+          + " | ".join(f"{mode} ×{label}" for mode, _, label in columns) + " |")
+    print("|" + "---|" * (3 + len(columns)))
+    for site, row in sorted(rows.items(), key=lambda item: (item[1]["tool"], item[0])):
+        bare = f"{row['cold']['seconds']['bare']:.1f}" if "cold" in row else "–"
+        cells = [_cell(row[mode][key], GOALS[mode].get(key)) if mode in row else "–"
+                 for mode, key, _ in columns]
+        print(f"| {site} | {row['tool']} | {bare} | " + " | ".join(cells) + " |")
+    counts = []
+    for mode, key, label in columns:
+        goal = GOALS[mode].get(key)
+        measured = [row[mode][key]["pair_ratio"] for row in rows.values() if mode in row]
+        if goal is not None and measured:
+            past = sum(ratio > goal for ratio in measured)
+            counts.append(f"{mode} ×{label} ≤ {goal:.2f}: {past} of {len(measured)}")
+    print("\nSites past the goal: " + "; ".join(counts))
+
+
 def main() -> int:
     args = _arguments()
+    if args.report:
+        print_report(args.report)
+        return 0
     checkouts = args.checkouts.resolve()
     started = dt.datetime.now(dt.UTC)
     stamp = started.strftime("%Y%m%dT%H%M%SZ")
