@@ -133,3 +133,13 @@ def test_sending_a_job_holds_its_markdown_once(pool: WorkerPool, tmp_path: Path)
         tracemalloc.stop()
     assert kept > 200 * 200_000
     assert peak < kept + 8 * 2**20, (peak, kept)
+
+
+def test_a_partial_builds_settings_write_the_views_and_no_site_file(tmp_path: Path) -> None:
+    # A dirty build that rendered only some pages would list only those in the site files.
+    settings = Settings(quiet=("no-git",), directive=False)
+    partial = outputs.views_only(settings)
+    assert dataclasses.replace(partial, index=True, llms_txt=True, llms_full_txt=True,
+                               host=settings.host) == settings
+    written = write_outputs(None, dataclasses.replace(_job(tmp_path / "site"), settings=partial))
+    assert set(_files(tmp_path / "site")) == {"pools.md", "rocks.md"} == set(written.files)
